@@ -1,0 +1,202 @@
+/*
+ * tilegemm.h — the public C interface of tilegemm, a GEMM library for NVIDIA GPUs.
+ *
+ * One call computes, for every batch index l in [0, batch):
+ *
+ *     D_l = act( alpha * op(A_l) * op(B_l) + beta * C_l + bias )
+ *
+ * where op(A) is M×K, op(B) is K×N, C and D are M×N. Every operand is row- or column-major with
+ * its own leading dimension and batch stride. The header is valid C99 and C++; it needs no CUDA
+ * header (a cudaStream_t converts implicitly to the stream parameter).
+ *
+ * Contract (docs/api.md has the long form):
+ *   - beta == 0:  C is never read (NaN or Inf in C cannot reach D); C may be NULL.
+ *   - alpha == 0: A and B are never read; they may be NULL.
+ *   - M, N or batch == 0: nothing is launched and TG_OK is returned.
+ *   - K == 0: D = act(beta * C + bias).
+ *   - A bad argument returns TG_ERR_INVALID_VALUE before anything is launched or written, and
+ *     tg_last_error() names the first bad parameter (BLAS style).
+ *   - A valid request that no kernel on this device can serve returns TG_ERR_NOT_SUPPORTED (or
+ *     TG_ERR_MISALIGNED for a forced kernel whose alignment rules are broken) with the reason.
+ *   - Same inputs on the same device give bitwise-identical outputs, run after run.
+ *   - Float inputs accumulate in fp32 (int8 in int32); outputs round to nearest even.
+ *   - The library never prints, exits or aborts.
+ */
+#ifndef TILEGEMM_H
+#define TILEGEMM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TILEGEMM_VERSION_MAJOR 0
+#define TILEGEMM_VERSION_MINOR 1
+#define TILEGEMM_VERSION_PATCH 0
+
+/** Opaque library context bound to one CUDA device (or to a virtual device, see
+ *  tg_create_virtual). Not thread-safe: use one handle per host thread. */
+typedef struct tg_handle tg_handle;
+
+/** CUDA stream type, identical to cudaStream_t; passing 0 (NULL) means the legacy default stream. */
+typedef struct CUstream_st *tg_stream;
+
+/** Result of every call that can fail. TG_OK is 0. */
+typedef enum tg_status {
+  TG_OK = 0,               /**< success */
+  TG_ERR_INVALID_VALUE,    /**< a parameter is out of its domain; tg_last_error names it */
+  TG_ERR_NOT_SUPPORTED,    /**< valid, but no kernel on this device serves it (reason given) */
+  TG_ERR_MISALIGNED,       /**< the forced kernel needs more alignment than the operands have */
+  TG_ERR_NO_DEVICE,        /**< no usable CUDA device (or the handle is virtual) */
+  TG_ERR_CUDA,             /**< a CUDA runtime call failed; tg_last_error gives its message */
+  TG_ERR_OUT_OF_MEMORY,    /**< a workspace allocation failed */
+  TG_ERR_INTERNAL          /**< a bug in tilegemm; please report it with tg_last_error's text */
+} tg_status;
+
+/** Element types. */
+typedef enum tg_dtype {
+  TG_F32 = 0,  /**< IEEE binary32 */
+  TG_F16,      /**< IEEE binary16 */
+  TG_BF16,     /**< bfloat16 (8-bit exponent, 7-bit mantissa) */
+  TG_E4M3,     /**< fp8 E4M3 (OCP "fn" variant: no infinities, max 448) */
+  TG_E5M2,     /**< fp8 E5M2 (IEEE-like, max 57344) */
+  TG_S8,       /**< int8 */
+  TG_S32       /**< int32 */
+} tg_dtype;
+#define TG_DTYPE_COUNT 7
+
+/** Storage order of a matrix: row-major (a row is contiguous) or column-major. */
+typedef enum tg_order { TG_ROW_MAJOR = 0, TG_COL_MAJOR = 1 } tg_order;
+
+/** Arithmetic used for the products and the accumulation. */
+typedef enum tg_compute {
+  TG_COMPUTE_F32 = 0,  /**< fp32 accumulate; fp32 inputs multiplied in full fp32 */
+  TG_COMPUTE_TF32,     /**< fp32 inputs rounded to tf32 (10-bit mantissa), fp32 accumulate */
+  TG_COMPUTE_S32       /**< int8 inputs, exact int32 accumulate */
+} tg_compute;
+
+/** Fused epilogue applied after alpha/beta scaling; bias has N elements, one per column of D. */
+typedef enum tg_epilogue {
+  TG_EPI_NONE = 0,
+  TG_EPI_BIAS,       /**< v + bias[n] */
+  TG_EPI_RELU,       /**< max(v, 0); NaN stays NaN */
+  TG_EPI_GELU,       /**< tanh approximation: 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
+  TG_EPI_BIAS_RELU,  /**< relu(v + bias[n]) */
+  TG_EPI_BIAS_GELU   /**< gelu(v + bias[n]) */
+} tg_epilogue;
+
+/** Batch stride value meaning "every batch uses the same matrix" (A, B, C only; not D). */
+#define TG_BATCH_BROADCAST (-1)
+
+/**
+ * One GEMM request. Start from tg_gemm_init() and change what differs.
+ *
+ * Supported type combinations (anything else is TG_ERR_NOT_SUPPORTED):
+ *   compute | a_type, b_type                    | c_type, d_type (each)  | bias_type
+ *   F32     | F32, F32                          | F32, F16, BF16         | F32, F16, BF16
+ *   TF32    | F32, F32                          | F32, F16, BF16         | F32, F16, BF16
+ *   F32     | F16, F16   or  BF16, BF16         | F32, F16, BF16         | F32, F16, BF16
+ *   F32     | E4M3 or E5M2, in any pairing      | F32, F16, BF16         | F32, F16, BF16
+ *   S32     | S8, S8                            | S32, S8 (saturating)   | F32, F16, BF16
+ * For S32 compute the epilogue (alpha, beta, bias, activation) runs in fp32 on the exact int32
+ * accumulator, then rounds to nearest even and saturates; with alpha = 1, beta = 0 and no
+ * epilogue an S32 output is the exact accumulator.
+ */
+typedef struct tg_gemm {
+  int64_t m, n, k;        /**< op(A) is m×k, op(B) is k×n, C and D are m×n; each >= 0 */
+  int64_t batch;          /**< number of independent products, >= 0 */
+  tg_dtype a_type, b_type, c_type, d_type;
+  tg_compute compute;
+  tg_order a_order, b_order, c_order;   /**< D has C's order */
+  int64_t lda, ldb, ldc, ldd;           /**< leading dimensions in elements; 0 = packed */
+  /** Elements between consecutive batches; 0 = packed (ld × outer extent);
+   *  TG_BATCH_BROADCAST = one matrix for all batches (not allowed for D). */
+  int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
+  double alpha, beta;     /**< finite scalars (converted to fp32 for the products' scaling) */
+  tg_epilogue epilogue;
+  const void *bias;       /**< device pointer to n elements of bias_type (epilogues with bias) */
+  tg_dtype bias_type;
+  const char *kernel;     /**< NULL or "auto" = planner's choice; else a registered kernel name */
+} tg_gemm;
+
+/** Fills *g with a packed, row-major, batch-1 request D = A·B of the given sizes:
+ *  alpha = 1, beta = 0, no epilogue, a_type = b_type = ab_type, c_type = d_type = cd_type,
+ *  compute = S32 for S8 inputs, F32 otherwise. */
+void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type,
+                  tg_dtype cd_type);
+
+/** Creates a handle bound to the current CUDA device. Returns TG_ERR_NO_DEVICE when there is
+ *  none (the message says why). The handle owns a workspace it grows on demand. */
+tg_status tg_create(tg_handle **handle);
+
+/** Creates a handle for a device that need not exist: compute capability sm (e.g. 90 for H100)
+ *  with sm_count multiprocessors. tg_check and kernel selection work on it with no GPU;
+ *  tg_matmul and tg_reference validate their arguments, then return TG_ERR_NO_DEVICE. */
+tg_status tg_create_virtual(tg_handle **handle, int sm, int sm_count);
+
+/** Frees the handle and its workspace. NULL is ignored. Synchronizes the handle's device. */
+void tg_destroy(tg_handle *handle);
+
+/** Validates *g and finds the kernel that would serve it, assuming 16-byte-aligned, non-NULL
+ *  operand pointers (as cudaMalloc returns). Launches nothing. On TG_OK, tg_last_kernel()
+ *  names the kernel. tg_matmul repeats the checks with the real pointers. */
+tg_status tg_check(tg_handle *handle, const tg_gemm *g);
+
+/** Computes the request on `stream` (asynchronously: the call returns after the launch).
+ *  A, B, C, D are device pointers to the element at (row 0, col 0) of batch 0. C may equal D
+ *  (same leading dimension, batch stride and type); other overlaps with D are rejected. */
+tg_status tg_matmul(tg_handle *handle, const tg_gemm *g, const void *A, const void *B,
+                    const void *C, void *D, tg_stream stream);
+
+/** The fp64 oracle used by the tests and `tilegemm bench`: computes on the GPU, in fp64 from
+ *  the stored inputs, ref = act(alpha*A*B + beta*C + bias) before rounding to d_type, and
+ *  mag = |alpha|*sum_k |a||b| + |beta|*|c| + |bias| (the scale of the error bound). Both are
+ *  row-major m×n per batch, packed, batch after batch. mag may be NULL. The ld, type and kernel
+ *  fields of *g are honoured except `kernel` and d_type/ldd/batch_stride_d (no D is written). */
+tg_status tg_reference(tg_handle *handle, const tg_gemm *g, const void *A, const void *B,
+                       const void *C, double *ref, double *mag, tg_stream stream);
+
+/** Short English text for a status code (never NULL). */
+const char *tg_status_string(tg_status status);
+
+/** Detail of the handle's last failure ("" after a success). With a NULL handle: the last
+ *  failure of a call that was given a NULL handle or failed to create one, in this thread. */
+const char *tg_last_error(const tg_handle *handle);
+
+/** Name of the kernel chosen by the handle's last successful tg_check or tg_matmul ("" if none;
+ *  "epilogue" when K == 0 or alpha == 0 made the product vanish). */
+const char *tg_last_kernel(const tg_handle *handle);
+
+/** Lower-case name of a dtype ("f32", "bf16", "e4m3", ...), or "?" for an unknown value. */
+const char *tg_dtype_name(tg_dtype dtype);
+
+/** Bytes per element of a dtype, 0 for an unknown value. */
+size_t tg_dtype_size(tg_dtype dtype);
+
+/** Description of one registered kernel, for listings and tools. */
+typedef struct tg_kernel_info {
+  const char *name;     /**< what `kernel` in tg_gemm accepts */
+  const char *family;   /**< "ref", "simt", "sm80", "sm90" */
+  const char *summary;  /**< one line: what it is and what it accepts */
+  int sm_min, sm_max;   /**< compute capabilities it runs on (major*10 + minor) */
+  int rung;             /**< its step in the teaching ladder, 0 if it is not a rung */
+  int auto_pick;        /**< 1 if the planner may choose it without being asked */
+  int tile_m, tile_n, tile_k;  /**< CTA tile (0 where it has none) */
+} tg_kernel_info;
+
+/** Number of registered kernels. */
+int tg_kernel_count(void);
+
+/** Fills *info for kernel index i in [0, tg_kernel_count()). */
+tg_status tg_kernel_get(int i, tg_kernel_info *info);
+
+/** "major.minor.patch" of the library. */
+const char *tg_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILEGEMM_H */

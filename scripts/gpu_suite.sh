@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# gpu_suite.sh — everything the GPU machine is for, in one call: build, the `gpu` test label,
+# compute-sanitizer over the GPU tests, and benchmarks; full logs under $OUT, a compact summary
+# printed last.
+#
+#   scripts/gpu_suite.sh [stage...]     stages: build tests sanitize bench (default: all)
+# Environment: OUT (log folder, default ./out), BUILD (build folder, default build-gpu),
+#   SANITIZE_TOOLS (default "memcheck initcheck racecheck synccheck"),
+#   SANITIZE_RUNS (';'-separated test commands; default grid --quick, features, fuzz --cases 60),
+#   BENCH_ARGS (a file of `tilegemm bench` argument lines; default bench/suite_default.txt).
+set -u
+OUT=${OUT:-$PWD/out}
+BUILD=${BUILD:-build-gpu}
+mkdir -p "$OUT"
+stages=("$@")
+[ ${#stages[@]} -eq 0 ] && stages=(build tests sanitize bench)
+summary=()
+note() { summary+=("$1"); echo "== $1"; }
+has() { for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1; }
+
+if has build; then
+  start=$(date +%s)
+  if cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
+     cmake --build "$BUILD" -j16 >"$OUT/build.log" 2>&1; then
+    note "build: ok in $(( $(date +%s) - start )) s"
+  else
+    tail -40 "$OUT/build.log"; note "build: FAILED"; printf '%s\n' "${summary[@]}"; exit 1
+  fi
+fi
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv \
+  >"$OUT/nvidia_smi.txt" 2>&1
+"$BUILD/tilegemm" info >"$OUT/info.txt" 2>&1
+
+if has tests; then
+  start=$(date +%s)
+  ctest --test-dir "$BUILD" -L gpu --output-on-failure >"$OUT/ctest_gpu.log" 2>&1
+  rc=$?
+  grep -E "tests passed|tests failed|Passed|Failed|Skipped" "$OUT/ctest_gpu.log" | tail -8
+  grep -hE "^(grid|features|fuzz|family|tile edges)|checks," "$OUT/ctest_gpu.log" | head -60
+  note "gpu tests: rc=$rc in $(( $(date +%s) - start )) s ($(grep -E 'tests passed' "$OUT/ctest_gpu.log"))"
+  ctest --test-dir "$BUILD" -L cpu >"$OUT/ctest_cpu.log" 2>&1
+  note "cpu tests on the GPU machine: rc=$? ($(grep -E 'tests passed' "$OUT/ctest_cpu.log"))"
+fi
+
+if has sanitize; then
+  IFS=';' read -r -a runs <<<"${SANITIZE_RUNS:-test_gpu_grid --quick;test_gpu_features;test_gpu_fuzz --cases 60}"
+  for tool in ${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}; do
+    extra=""
+    [ $tool = memcheck ] && extra="--leak-check full"
+    for t in "${runs[@]}"; do
+      name=${t%% *}
+      log="$OUT/sanitize_${tool}_${name}.log"
+      start=$(date +%s)
+      timeout ${SANITIZE_TIMEOUT:-240} compute-sanitizer --tool $tool $extra --error-exitcode 99 \
+        "$BUILD/tests/"$t >"$log" 2>&1
+      rc=$?
+      errs=$(grep -cE "^========= (Invalid|Uninitialized|Race|Barrier|ERROR|Leaked|Program hit)" "$log")
+      note "sanitizer $tool $name: rc=$rc, $errs reports, $(( $(date +%s) - start )) s ($(tail -n 3 "$log" | grep -oE 'ERROR SUMMARY: [0-9]+ error' | head -1))"
+    done
+  done
+fi
+
+if has bench; then
+  list=${BENCH_ARGS:-bench/suite_default.txt}
+  first=1
+  : >"$OUT/bench.csv"
+  while IFS= read -r line; do
+    case "$line" in ''|'#'*) continue ;; esac
+    # shellcheck disable=SC2086
+    "$BUILD/tilegemm" bench $line --csv >"$OUT/bench_row.txt" 2>"$OUT/bench_err.txt"
+    rc=$?
+    if [ $first = 1 ]; then head -1 "$OUT/bench_row.txt" >>"$OUT/bench.csv"; first=0; fi
+    tail -n +2 "$OUT/bench_row.txt" >>"$OUT/bench.csv"
+    row=$(tail -n 1 "$OUT/bench_row.txt")
+    IFS=, read -r _ _ _ _ _ _ m n k l a b c d acc am bm cm al be ep kern ms tf gb chk wr cms ctf ratio <<<"$row"
+    note "bench rc=$rc ${m}x${n}x${k}x${l} ${a}/${b}->${d} ${am}${bm}${cm} ${ep} [$kern] ${ms} ms ${tf} TF/s check=${chk}(${wr}) cuBLAS ${ctf} TF/s ratio ${ratio} $(head -c 160 "$OUT/bench_err.txt")"
+  done <"$list"
+fi
+
+echo
+echo "================ summary ================"
+cat "$OUT/nvidia_smi.txt" 2>/dev/null | tail -1
+printf '%s\n' "${summary[@]}"

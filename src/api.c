@@ -1,0 +1,236 @@
+/*
+ * api.c — the public entry points: handles, tg_check, tg_matmul, tg_reference.
+ *
+ * Every call runs validate → quick return → build the canonical problem → plan → launch, and
+ * turns every CUDA failure into a tg_status with a message. Nothing is launched or written
+ * before all checks pass.
+ */
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "handle.h"
+#include "plan.h"
+#include "problem_build.h"
+#include "ref.h"
+#include "registry.h"
+#include "tilegemm.h"
+#include "validate.h"
+
+/* Oldest architecture the library's kernels are built for. */
+#define TG_MIN_SM 80
+/* Where tg_check pretends the operands live: any 16-byte-aligned non-NULL address. */
+#define TG_CHECK_FAKE_ADDRESS ((uintptr_t)4096)
+/* Name reported when the product vanishes (k == 0 or alpha == 0) and only the epilogue runs. */
+static const char k_epilogue_only[] = "epilogue";
+
+void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type,
+                  tg_dtype cd_type) {
+  if (!g) return;
+  memset(g, 0, sizeof *g);
+  g->m = m;
+  g->n = n;
+  g->k = k;
+  g->batch = 1;
+  g->a_type = g->b_type = ab_type;
+  g->c_type = g->d_type = cd_type;
+  g->compute = ab_type == TG_S8 ? TG_COMPUTE_S32 : TG_COMPUTE_F32;
+  g->a_order = g->b_order = g->c_order = TG_ROW_MAJOR;
+  g->alpha = 1.0;
+  g->beta = 0.0;
+  g->epilogue = TG_EPI_NONE;
+  g->bias_type = TG_F32;
+}
+
+static tg_status cuda_fail(tg_handle *h, const char *fn, const char *what, cudaError_t e) {
+  tg_status s = e == cudaErrorMemoryAllocation ? TG_ERR_OUT_OF_MEMORY : TG_ERR_CUDA;
+  return tg_fail(h, s, "%s: %s failed: %s (%s)", fn, what, cudaGetErrorName(e),
+                 cudaGetErrorString(e));
+}
+
+tg_status tg_create(tg_handle **out) {
+  static const char fn[] = "tg_create";
+  if (!out) return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'handle' is NULL", fn);
+  *out = NULL;
+  int count = 0, dev = 0, major = 0, minor = 0, sms = 0;
+  cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess || count == 0) {
+    (void)cudaGetLastError();
+    return tg_fail(NULL, TG_ERR_NO_DEVICE, "%s: no CUDA device is available (%s)", fn,
+                   e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+  }
+  if ((e = cudaGetDevice(&dev)) != cudaSuccess ||
+      (e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)) != cudaSuccess ||
+      (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)) != cudaSuccess ||
+      (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
+    return cuda_fail(NULL, fn, "querying the current device", e);
+  if (major * 10 + minor < TG_MIN_SM)
+    return tg_fail(NULL, TG_ERR_NOT_SUPPORTED, "%s: device %d is sm_%d%d; tilegemm needs sm_80+",
+                   fn, dev, major, minor);
+  tg_handle *h = (tg_handle *)calloc(1, sizeof *h);
+  if (!h) return tg_fail(NULL, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
+  h->device = dev;
+  h->sm = major * 10 + minor;
+  h->sm_count = sms;
+  h->last_kernel = "";
+  *out = h;
+  return tg_succeed(NULL);
+}
+
+tg_status tg_create_virtual(tg_handle **out, int sm, int sm_count) {
+  static const char fn[] = "tg_create_virtual";
+  if (!out) return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'handle' is NULL", fn);
+  *out = NULL;
+  if (sm < TG_MIN_SM)
+    return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'sm' = %d is below %d", fn, sm,
+                   TG_MIN_SM);
+  if (sm_count <= 0)
+    return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'sm_count' = %d is not positive",
+                   fn, sm_count);
+  tg_handle *h = (tg_handle *)calloc(1, sizeof *h);
+  if (!h) return tg_fail(NULL, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
+  h->device = -1;
+  h->sm = sm;
+  h->sm_count = sm_count;
+  h->last_kernel = "";
+  *out = h;
+  return tg_succeed(NULL);
+}
+
+void tg_destroy(tg_handle *h) {
+  if (!h) return;
+  if (h->workspace) {
+    int prev = -1;
+    if (cudaGetDevice(&prev) == cudaSuccess && prev != h->device) cudaSetDevice(h->device);
+    cudaFree(h->workspace);
+    if (prev >= 0 && prev != h->device) cudaSetDevice(prev);
+  }
+  free(h);
+}
+
+/* Validation shared by the entry points; *empty is set when there is nothing to compute. */
+static tg_status begin(tg_handle *h, const char *fn, const tg_gemm *g, tg_layout *L, int *empty) {
+  if (!h) return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'handle' is NULL", fn);
+  h->last_kernel = "";
+  tg_status s = tg_validate_gemm(h, fn, g, L);
+  if (s != TG_OK) return s;
+  *empty = g->m == 0 || g->n == 0 || g->batch == 0;
+  return TG_OK;
+}
+
+/* The kernel for a built problem: the epilogue alone when the product vanishes. */
+static tg_status choose(tg_handle *h, const char *fn, const tg_gemm *g, const tg_problem *p,
+                        const tg_kernel **k) {
+  char why[256];
+  *k = NULL;
+  if (p->k == 0) return TG_OK;
+  tg_status s = tg_plan(p, g->kernel, k, why, sizeof why);
+  if (s != TG_OK) return tg_fail(h, s, "%s: %s", fn, why);
+  return TG_OK;
+}
+
+tg_status tg_check(tg_handle *h, const tg_gemm *g) {
+  static const char fn[] = "tg_check";
+  tg_layout L;
+  int empty = 0;
+  tg_status s = begin(h, fn, g, &L, &empty);
+  if (s != TG_OK || empty) return s == TG_OK ? tg_succeed(h) : s;
+  const void *fake = (const void *)TG_CHECK_FAKE_ADDRESS;
+  tg_problem p;
+  tg_problem_build(&p, g, &L, fake, fake, fake, (void *)fake, h->sm, h->sm_count);
+  const tg_kernel *k;
+  if ((s = choose(h, fn, g, &p, &k)) != TG_OK) return s;
+  h->last_kernel = k ? k->name : k_epilogue_only;
+  return tg_succeed(h);
+}
+
+/* Makes the handle's device current for the launch; *prev receives what to restore. */
+static tg_status enter_device(tg_handle *h, const char *fn, int *prev) {
+  cudaError_t e = cudaGetDevice(prev);
+  if (e == cudaSuccess && *prev != h->device) e = cudaSetDevice(h->device);
+  return e == cudaSuccess ? TG_OK : cuda_fail(h, fn, "selecting the handle's device", e);
+}
+
+static void leave_device(const tg_handle *h, int prev) {
+  if (prev != h->device) cudaSetDevice(prev);
+}
+
+static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
+  if (bytes <= h->workspace_bytes) return TG_OK;
+  if (h->workspace) cudaFree(h->workspace);
+  h->workspace = NULL;
+  h->workspace_bytes = 0;
+  cudaError_t e = cudaMalloc(&h->workspace, bytes);
+  if (e != cudaSuccess) {
+    h->workspace = NULL;
+    (void)cudaGetLastError();
+    return cuda_fail(h, fn, "allocating the workspace", e);
+  }
+  h->workspace_bytes = bytes;
+  return TG_OK;
+}
+
+/* Collects the launch error, if any, of the kernel just enqueued. */
+static tg_status after_launch(tg_handle *h, const char *fn, const char *name, tg_status s) {
+  cudaError_t e = cudaGetLastError();
+  if (e != cudaSuccess) return cuda_fail(h, fn, name, e);
+  if (s != TG_OK) return tg_fail(h, s, "%s: launching '%s' failed", fn, name);
+  return TG_OK;
+}
+
+tg_status tg_matmul(tg_handle *h, const tg_gemm *g, const void *A, const void *B, const void *C,
+                    void *D, tg_stream stream) {
+  static const char fn[] = "tg_matmul";
+  tg_layout L;
+  int empty = 0, prev = 0;
+  tg_status s = begin(h, fn, g, &L, &empty);
+  if (s != TG_OK || empty) return s == TG_OK ? tg_succeed(h) : s;
+  if ((s = tg_validate_pointers(h, fn, g, &L, A, B, C, D)) != TG_OK) return s;
+  tg_problem p;
+  tg_problem_build(&p, g, &L, A, B, C, D, h->sm, h->sm_count);
+  const tg_kernel *k;
+  if ((s = choose(h, fn, g, &p, &k)) != TG_OK) return s;
+  if (h->device < 0)
+    return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
+  if ((s = enter_device(h, fn, &prev)) != TG_OK) return s;
+  if (k && k->workspace && (s = ensure_workspace(h, fn, k->workspace(&p))) == TG_OK) {
+    p.workspace = h->workspace;
+    p.workspace_bytes = h->workspace_bytes;
+  }
+  if (s == TG_OK) {
+    const char *name = k ? k->name : k_epilogue_only;
+    s = after_launch(h, fn, name, k ? k->launch(&p, stream) : tg_ref_launch(&p, stream));
+    if (s == TG_OK) h->last_kernel = name;
+  }
+  leave_device(h, prev);
+  return s == TG_OK ? tg_succeed(h) : s;
+}
+
+tg_status tg_reference(tg_handle *h, const tg_gemm *g, const void *A, const void *B,
+                       const void *C, double *ref, double *mag, tg_stream stream) {
+  static const char fn[] = "tg_reference";
+  tg_layout L;
+  int empty = 0, prev = 0;
+  tg_status s = begin(h, fn, g, &L, &empty);
+  if (s != TG_OK || empty) return s == TG_OK ? tg_succeed(h) : s;
+  int reads_ab = g->alpha != 0.0 && g->k > 0;
+  if (reads_ab && !A) return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'A' is NULL", fn);
+  if (reads_ab && !B) return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'B' is NULL", fn);
+  if (g->beta != 0.0 && !C)
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'C' is NULL but beta != 0", fn);
+  if (!ref) return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'ref' is NULL", fn);
+  if (tg_epilogue_has_bias(g->epilogue) && !g->bias)
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'bias' is NULL", fn);
+  tg_problem p;
+  tg_problem_build(&p, g, &L, A, B, C, NULL, h->sm, h->sm_count);
+  if (h->device < 0)
+    return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
+  if ((s = enter_device(h, fn, &prev)) != TG_OK) return s;
+  /* The oracle writes in the user's frame: row-major m×n, whatever D's order. */
+  int64_t row_stride = p.transposed ? 1 : p.n, col_stride = p.transposed ? p.m : 1;
+  s = after_launch(h, fn, "ref oracle",
+                   tg_ref_oracle_launch(&p, ref, mag, row_stride, col_stride, stream));
+  leave_device(h, prev);
+  return s == TG_OK ? tg_succeed(h) : s;
+}

@@ -1,0 +1,63 @@
+/*
+ * kernel.h — what a kernel family tells the library about each kernel: one registry row.
+ *
+ * A row is data: the planner, tg_check and `tilegemm list` all read the same table
+ * (registry.c), so they cannot disagree. Adding a kernel is one row plus its launcher.
+ * Valid C and CUDA C++ (launchers are defined in .cu files with C linkage).
+ */
+#ifndef TG_KERNEL_H
+#define TG_KERNEL_H
+
+#include <stddef.h>
+#include "problem.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Every kernel's entry point: launch on `stream` for a validated canonical problem.
+ *  Must not allocate, print or synchronize. Returns TG_ERR_CUDA when a launch-time attribute
+ *  call fails; launch errors are collected by the caller with cudaGetLastError. */
+typedef tg_status (*tg_launch_fn)(const tg_problem *p, struct CUstream_st *stream);
+
+/** Optional: device scratch bytes a problem needs (NULL = none). */
+typedef size_t (*tg_workspace_fn)(const tg_problem *p);
+
+/** Optional extra constraint beyond the row's data; returns 0 if it can serve p, else writes
+ *  a reason ("needs k % 8 == 0") into why and returns a tg_status. */
+typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t why_len);
+
+/* Masks for tg_kernel fields. */
+#define TG_MASK(x) (1u << (unsigned)(x))
+#define TG_ORDERS_ANY (TG_MASK(TG_ROW_MAJOR) | TG_MASK(TG_COL_MAJOR))
+#define TG_FLOAT_OUTPUTS (TG_MASK(TG_F32) | TG_MASK(TG_F16) | TG_MASK(TG_BF16))
+#define TG_INT_OUTPUTS (TG_MASK(TG_S32) | TG_MASK(TG_S8))
+#define TG_ALL_OUTPUTS (TG_FLOAT_OUTPUTS | TG_INT_OUTPUTS)
+#define TG_ALL_INPUTS ((1u << TG_IN_COUNT) - 1u)
+
+typedef struct tg_kernel {
+  const char *name;        /* unique; what tg_gemm.kernel names */
+  const char *family;      /* "ref", "simt", "sm80", "sm90" */
+  const char *summary;     /* one line for `tilegemm list` */
+  int rung;                /* ladder step (1..), 0 if not a ladder rung */
+  int sm_min, sm_max;      /* device compute capability range it runs on */
+  int auto_pick;           /* planner may choose it unasked */
+  int rank;                /* planner preference among kernels that can serve: higher wins */
+  unsigned inputs;         /* mask of TG_MASK(tg_input_class) */
+  unsigned outputs;        /* mask of TG_MASK(d_type) */
+  unsigned c_same_as_d;    /* 1: needs c_type == d_type when C is read */
+  unsigned a_orders;       /* mask of canonical A orders */
+  unsigned b_orders;       /* mask of canonical B orders */
+  int align_ab;            /* bytes A and B pointers, ld and strides must be multiples of */
+  int align_cd;            /* the same for C and D */
+  int tile_m, tile_n, tile_k;
+  tg_launch_fn launch;
+  tg_workspace_fn workspace;      /* may be NULL */
+  tg_extra_check_fn extra_check;  /* may be NULL */
+} tg_kernel;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TG_KERNEL_H */

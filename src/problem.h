@@ -1,0 +1,64 @@
+/*
+ * problem.h — the validated, canonical form of a request: what every kernel receives.
+ *
+ * Host code (C11) builds it once from the user's tg_gemm and pointers; kernels (CUDA C) read it.
+ * Canonical means:
+ *   - D is row-major. A request whose D is column-major is computed as D^T = B^T · A^T: the
+ *     operands swap, their orders flip, m and n swap, and the bias runs along m instead of n.
+ *   - ld and batch strides are explicit (0 = broadcast only for A, B, C).
+ *   - k > 0 and alpha != 0 (otherwise the product vanishes and the epilogue kernel runs alone).
+ * The header is valid C and CUDA C++.
+ */
+#ifndef TG_PROBLEM_H
+#define TG_PROBLEM_H
+
+#include <stdint.h>
+#include "tilegemm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Input classes: the (a_type, b_type, compute) families a kernel may accept. */
+typedef enum tg_input_class {
+  TG_IN_F32 = 0,  /* f32 × f32, full fp32 math */
+  TG_IN_TF32,     /* f32 × f32, tf32 math */
+  TG_IN_F16,      /* f16 × f16 */
+  TG_IN_BF16,     /* bf16 × bf16 */
+  TG_IN_FP8,      /* e4m3/e5m2 × e4m3/e5m2 */
+  TG_IN_S8,       /* s8 × s8, int32 accumulate */
+  TG_IN_COUNT
+} tg_input_class;
+
+typedef struct tg_problem {
+  int64_t m, n, k, batch;           /* canonical sizes: A m×k, B k×n, D m×n row-major */
+  tg_input_class input;
+  tg_dtype a_type, b_type, c_type, d_type, bias_type;
+  tg_order a_order, b_order;        /* canonical orders of A (m×k) and B (k×n) */
+  const void *a, *b, *c;            /* c is NULL when read_c == 0 */
+  void *d;
+  const void *bias;                 /* NULL when the epilogue has no bias */
+  int64_t lda, ldb, ldc, ldd;       /* in elements */
+  int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;  /* elements */
+  double alpha, beta;
+  float alpha_f, beta_f;
+  int read_c;                       /* beta != 0 */
+  int bias_along_m;                 /* 1 when the user's D was column-major */
+  int has_bias;                     /* epilogue adds bias */
+  int act;                          /* TG_ACT_* below */
+  int exact_int;                    /* S32 output of alpha=1, beta=0, no epilogue: store acc */
+  int transposed;                   /* 1 when the user's D was column-major */
+  int align_a, align_b, align_c, align_d;  /* bytes (1..16) dividing pointer, ld and stride */
+  int sm, sm_count;                 /* device facts (compute capability major*10+minor) */
+  void *workspace;                  /* handle-owned device scratch, workspace_bytes long */
+  size_t workspace_bytes;
+} tg_problem;
+
+/* Activation applied last in the epilogue. */
+enum { TG_ACT_NONE = 0, TG_ACT_RELU = 1, TG_ACT_GELU = 2 };
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TG_PROBLEM_H */

@@ -1,0 +1,128 @@
+/*
+ * registry.c — the table of every kernel tilegemm has, and the generic test of a row against
+ * a problem. Rows are data; a family adds a kernel by adding a row here and its launcher.
+ */
+#include "registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ref.h"
+
+#define TG_SM_ANY_MIN 80
+#define TG_SM_ANY_MAX 1000
+/* Largest m, n, k or batch any kernel indexes with 32-bit grid/tile counters. */
+#define TG_MAX_DIM 0x7fffffffLL
+
+static const tg_kernel g_kernels[] = {
+    {
+        .name = "ref",
+        .family = "ref",
+        .summary = "GPU reference: fp64 accumulation, every dtype/layout/epilogue; the fallback",
+        .sm_min = TG_SM_ANY_MIN,
+        .sm_max = TG_SM_ANY_MAX,
+        .auto_pick = 1,
+        .rank = 0,
+        .inputs = TG_ALL_INPUTS,
+        .outputs = TG_ALL_OUTPUTS,
+        .a_orders = TG_ORDERS_ANY,
+        .b_orders = TG_ORDERS_ANY,
+        .align_ab = 1,
+        .align_cd = 1,
+        .tile_m = 64,
+        .tile_n = 64,
+        .tile_k = 16,
+        .launch = tg_ref_launch,
+    },
+};
+
+const tg_kernel *tg_registry(int *count) {
+  *count = (int)(sizeof g_kernels / sizeof g_kernels[0]);
+  return g_kernels;
+}
+
+const tg_kernel *tg_registry_find(const char *name) {
+  int n;
+  const tg_kernel *k = tg_registry(&n);
+  for (int i = 0; i < n; ++i)
+    if (strcmp(k[i].name, name) == 0) return &k[i];
+  return NULL;
+}
+
+static const char *input_name(tg_input_class c) {
+  static const char *const names[TG_IN_COUNT] = {"f32", "tf32", "f16", "bf16", "fp8", "s8"};
+  return (unsigned)c < TG_IN_COUNT ? names[c] : "?";
+}
+
+static const char *order_name(tg_order o) { return o == TG_ROW_MAJOR ? "row" : "col"; }
+
+tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why, size_t n) {
+  if (p->sm < k->sm_min || p->sm > k->sm_max) {
+    snprintf(why, n, "kernel '%s' runs on sm_%d..sm_%d; this device is sm_%d", k->name, k->sm_min,
+             k->sm_max, p->sm);
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (!(k->inputs & TG_MASK(p->input))) {
+    snprintf(why, n, "kernel '%s' does not take %s inputs", k->name, input_name(p->input));
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (!(k->outputs & TG_MASK(p->d_type))) {
+    snprintf(why, n, "kernel '%s' does not write d_type %s", k->name, tg_dtype_name(p->d_type));
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (k->c_same_as_d && p->read_c && p->c_type != p->d_type) {
+    snprintf(why, n, "kernel '%s' needs c_type == d_type when beta != 0", k->name);
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (!(k->a_orders & TG_MASK(p->a_order)) || !(k->b_orders & TG_MASK(p->b_order))) {
+    snprintf(why, n,
+             "kernel '%s' does not take this layout (as computed: A %s-major, B %s-major, D "
+             "row-major%s)",
+             k->name, order_name(p->a_order), order_name(p->b_order),
+             p->transposed ? ", from D^T = B^T A^T" : "");
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (p->m > TG_MAX_DIM || p->n > TG_MAX_DIM || p->k > TG_MAX_DIM || p->batch > TG_MAX_DIM) {
+    snprintf(why, n, "kernel '%s' takes m, n, k and batch up to 2^31-1", k->name);
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (p->align_a < k->align_ab || p->align_b < k->align_ab) {
+    snprintf(why, n,
+             "kernel '%s' needs A and B pointers, leading dimensions and batch strides aligned "
+             "to %d bytes (they are %d and %d)",
+             k->name, k->align_ab, p->align_a, p->align_b);
+    return TG_ERR_MISALIGNED;
+  }
+  if ((p->read_c && p->align_c < k->align_cd) || p->align_d < k->align_cd) {
+    snprintf(why, n,
+             "kernel '%s' needs C and D pointers, leading dimensions and batch strides aligned "
+             "to %d bytes (they are %d and %d)",
+             k->name, k->align_cd, p->read_c ? p->align_c : 16, p->align_d);
+    return TG_ERR_MISALIGNED;
+  }
+  if (k->extra_check) return k->extra_check(p, why, n);
+  return TG_OK;
+}
+
+int tg_kernel_count(void) {
+  int n;
+  tg_registry(&n);
+  return n;
+}
+
+tg_status tg_kernel_get(int i, tg_kernel_info *info) {
+  int n;
+  const tg_kernel *k = tg_registry(&n);
+  if (i < 0 || i >= n || !info) return TG_ERR_INVALID_VALUE;
+  info->name = k[i].name;
+  info->family = k[i].family;
+  info->summary = k[i].summary;
+  info->sm_min = k[i].sm_min;
+  info->sm_max = k[i].sm_max;
+  info->rung = k[i].rung;
+  info->auto_pick = k[i].auto_pick;
+  info->tile_m = k[i].tile_m;
+  info->tile_n = k[i].tile_n;
+  info->tile_k = k[i].tile_k;
+  return TG_OK;
+}

@@ -1,0 +1,292 @@
+/*
+ * test_gpu_features.c — the rest of TESTING.md on the GPU, through the public API:
+ *   tile edges of every registered kernel (tile-1, tile, tile+1, 2·tile+odd in m, n and k;
+ *   k below one k-tile), run twice for determinism; batches (packed, padded, broadcast);
+ *   every epilogue and bias type; pointers off by one element and odd leading dimensions;
+ *   k == 0, alpha == 0 with NULL A/B, in-place C == D; the GPU oracle against the CPU one.
+ *
+ *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
+ */
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cpu_ref.h"
+#include "gpu_case.h"
+#include "host_dtype.h"
+#include "random_values.h"
+#include "tilegemm.h"
+
+/* Above this many multiply-adds the GPU oracle replaces the CPU one. */
+#define CPU_ORACLE_MAX_MACS 4000000.0
+#define MAX_REPORTED_FAILURES 20
+
+typedef struct type_set {
+  const char *name;
+  tg_dtype a, b, cd;
+  tg_compute compute;
+} type_set;
+
+static const type_set k_types[] = {
+    {"f32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_F32},   {"tf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_TF32},
+    {"f16", TG_F16, TG_F16, TG_F16, TG_COMPUTE_F32},   {"bf16", TG_BF16, TG_BF16, TG_BF16, TG_COMPUTE_F32},
+    {"fp8", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32}, {"s8", TG_S8, TG_S8, TG_S32, TG_COMPUTE_S32},
+};
+#define TYPE_COUNT ((int)(sizeof k_types / sizeof k_types[0]))
+
+static tg_handle *h;
+static int reported;
+static long g_cases, g_refused;
+
+static void init(tg_gemm *g, const type_set *t, int64_t m, int64_t n, int64_t k) {
+  tg_gemm_init(g, m, n, k, t->a, t->cd);
+  g->b_type = t->b;
+  g->compute = t->compute;
+}
+
+static void defaults(tg_case_options *o, uint64_t seed) {
+  memset(o, 0, sizeof *o);
+  o->seed = seed;
+}
+
+/* Runs one case; returns its outcome and reports a failure. */
+static tg_case_outcome run(const tg_gemm *g, tg_case_options *o, const char *what) {
+  char msg[2048];
+  if ((double)g->m * g->n * g->k * (g->batch ? g->batch : 1) > CPU_ORACLE_MAX_MACS) o->gpu_oracle = 1;
+  tg_case_outcome r = tg_run_case(h, g, o, msg, sizeof msg);
+  ++g_cases;
+  if (r == TG_CASE_REFUSED) ++g_refused;
+  CHECK(r != TG_CASE_FAIL);
+  if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES) fprintf(stderr, "FAIL [%s] %s\n", what, msg);
+  return r;
+}
+
+/* Tile edges of one kernel in every type set it accepts. Each kernel must run some case. */
+static void test_tile_edges(const tg_kernel_info *kinfo) {
+  if (kinfo->tile_m == 0) return;
+  const int tiles[3] = {kinfo->tile_m, kinfo->tile_n, kinfo->tile_k};
+  const int64_t other = 33; /* odd, crosses no tile evenly */
+  long ran = 0;
+  for (int t = 0; t < TYPE_COUNT; ++t)
+    for (int dim = 0; dim < 3; ++dim) {
+      const int tile = tiles[dim];
+      const int64_t sizes[] = {tile - 1, tile, tile + 1, 2 * tile + 3};
+      for (int s = 0; s < 4; ++s) {
+        if (sizes[s] < 1) continue;
+        int64_t mnk[3] = {other, other + 4, other + 8};
+        mnk[dim] = sizes[s];
+        for (int orders = 0; orders < 8; orders += 3) { /* RRR, CRR... a spread of orders */
+          tg_gemm g;
+          tg_case_options o;
+          init(&g, &k_types[t], mnk[0], mnk[1], mnk[2]);
+          g.kernel = kinfo->name;
+          g.a_order = (orders & 1) ? TG_COL_MAJOR : TG_ROW_MAJOR;
+          g.b_order = (orders & 2) ? TG_COL_MAJOR : TG_ROW_MAJOR;
+          g.c_order = (orders & 4) ? TG_COL_MAJOR : TG_ROW_MAJOR;
+          g.alpha = 0.75;
+          g.beta = (s % 2) ? 0.5 : 0.0;
+          defaults(&o, 100000u + (uint64_t)(t * 1000 + dim * 100 + s * 10 + orders));
+          o.allow_refusal = 1;
+          o.determinism = 1;
+          if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
+        }
+      }
+      /* k below one k-tile, and k not a multiple of it. */
+      for (int64_t k = 1; k < tiles[2]; k += tiles[2] / 3 + 1) {
+        tg_gemm g;
+        tg_case_options o;
+        init(&g, &k_types[t], tiles[0] + 5, tiles[1] + 3, k);
+        g.kernel = kinfo->name;
+        defaults(&o, 200000u + (uint64_t)(t * 100 + k));
+        o.allow_refusal = 1;
+        o.exact = 1;
+        if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
+      }
+    }
+  printf("tile edges  %-28s %ld cases ran\n", kinfo->name, ran);
+  CHECK_MSG(ran > 0, "kernel %s refused every tile-edge case: it is never tested", kinfo->name);
+}
+
+static void test_batches(void) {
+  for (int t = 0; t < TYPE_COUNT; ++t)
+    for (int variant = 0; variant < 5; ++variant)
+      for (int64_t batch = 1; batch <= 3; batch += 2) {
+        tg_gemm g;
+        tg_case_options o;
+        init(&g, &k_types[t], 17, 13, 11);
+        g.batch = batch;
+        g.beta = 1.0;
+        g.c_order = (variant & 1) ? TG_COL_MAJOR : TG_ROW_MAJOR;
+        if (variant == 1) { /* padded strides */
+          g.batch_stride_a = 17 * 11 + 7;
+          g.batch_stride_b = 11 * 13 + 5;
+          g.batch_stride_c = 17 * 13 + 3;
+          g.batch_stride_d = 17 * 13 + 9;
+        }
+        if (variant == 2) g.batch_stride_a = TG_BATCH_BROADCAST;
+        if (variant == 3) g.batch_stride_b = TG_BATCH_BROADCAST, g.batch_stride_c = TG_BATCH_BROADCAST;
+        if (variant == 4) g.b_order = TG_COL_MAJOR, g.a_order = TG_COL_MAJOR;
+        defaults(&o, 300000u + (uint64_t)(t * 100 + variant * 10 + batch));
+        o.exact = 1;
+        run(&g, &o, "batch");
+      }
+}
+
+static void test_epilogues(void) {
+  const tg_dtype bias_types[] = {TG_F32, TG_F16, TG_BF16};
+  for (int t = 0; t < TYPE_COUNT; ++t)
+    for (int e = TG_EPI_NONE; e <= TG_EPI_BIAS_GELU; ++e)
+      for (int bt = 0; bt < 3; ++bt)
+        for (int corder = 0; corder < 2; ++corder) {
+          tg_gemm g;
+          tg_case_options o;
+          init(&g, &k_types[t], 33, 65, 17);
+          g.epilogue = (tg_epilogue)e;
+          g.bias_type = bias_types[bt];
+          g.c_order = corder ? TG_COL_MAJOR : TG_ROW_MAJOR;
+          g.alpha = 0.5;
+          g.beta = (bt == 1) ? -1.25 : 0.0;
+          defaults(&o, 400000u + (uint64_t)(t * 1000 + e * 100 + bt * 10 + corder));
+          run(&g, &o, "epilogue");
+        }
+}
+
+static void test_alignment_and_ld(void) {
+  for (int t = 0; t < TYPE_COUNT; ++t)
+    for (int which = 0; which < 5; ++which) {
+      tg_gemm g;
+      tg_case_options o;
+      init(&g, &k_types[t], 37, 41, 29);
+      g.beta = 1.0;
+      defaults(&o, 500000u + (uint64_t)(t * 10 + which));
+      o.exact = 1;
+      if (which < 4) o.offset[which] = 1; /* one operand one element off */
+      else o.pad_ld = 3;                   /* odd leading dimensions everywhere */
+      run(&g, &o, "alignment");
+    }
+}
+
+static void test_special_scalars(void) {
+  for (int t = 0; t < TYPE_COUNT; ++t) {
+    tg_gemm g;
+    tg_case_options o;
+    /* k == 0: D = beta·C. */
+    init(&g, &k_types[t], 19, 23, 0);
+    g.beta = 1.5;
+    g.epilogue = TG_EPI_BIAS;
+    defaults(&o, 600000u + (uint64_t)t);
+    o.null_unread = 1;
+    run(&g, &o, "k=0");
+    /* alpha == 0 with NULL A and B: D = beta·C + relu. */
+    init(&g, &k_types[t], 19, 23, 31);
+    g.alpha = 0.0;
+    g.beta = -2.0;
+    g.epilogue = TG_EPI_RELU;
+    run(&g, &o, "alpha=0");
+    /* beta == 0 with C NULL. */
+    init(&g, &k_types[t], 19, 23, 31);
+    run(&g, &o, "beta=0, C NULL");
+    /* In place. */
+    init(&g, &k_types[t], 21, 18, 40);
+    g.beta = 1.3;
+    defaults(&o, 610000u + (uint64_t)t);
+    o.c_is_d = 1;
+    run(&g, &o, "C == D");
+  }
+}
+
+/* The GPU oracle agrees with the CPU oracle (both fp64) to rounding of the sums. */
+static void test_gpu_oracle(void) {
+  for (int t = 0; t < TYPE_COUNT; ++t)
+    for (int corder = 0; corder < 2; ++corder) {
+      tg_gemm g;
+      init(&g, &k_types[t], 70, 45, 130);
+      g.c_order = corder ? TG_COL_MAJOR : TG_ROW_MAJOR;
+      g.a_order = TG_COL_MAJOR;
+      g.batch = 2;
+      g.alpha = 1.5;
+      g.beta = 0.25;
+      g.epilogue = TG_EPI_BIAS_GELU;
+      g.bias_type = TG_BF16;
+      const int64_t na = 70 * 130 * 2, nb = 130 * 45 * 2, nc = 70 * 45 * 2;
+      const size_t ea = tg_dtype_size(g.a_type), eb = tg_dtype_size(g.b_type), ec = tg_dtype_size(g.c_type);
+      unsigned char *A = malloc((size_t)na * ea), *B = malloc((size_t)nb * eb), *C = malloc((size_t)nc * ec);
+      unsigned char bias[45 * 2];
+      double *ref = malloc(nc * sizeof(double)), *mag = malloc(nc * sizeof(double));
+      double *gref = malloc(nc * sizeof(double)), *gmag = malloc(nc * sizeof(double));
+      for (int64_t i = 0; i < na; ++i) tg_host_store(A, i, g.a_type, tg_random_value(1, i, g.a_type, 0));
+      for (int64_t i = 0; i < nb; ++i) tg_host_store(B, i, g.b_type, tg_random_value(2, i, g.b_type, 0));
+      for (int64_t i = 0; i < nc; ++i) tg_host_store(C, i, g.c_type, tg_random_value(3, i, g.c_type, 0));
+      for (int64_t i = 0; i < 45; ++i) tg_host_store(bias, i, TG_BF16, tg_random_value(4, i, TG_BF16, 0));
+      tg_cpu_reference(&g, A, B, C, bias, ref, mag);
+      void *dA, *dB, *dC, *dbias;
+      double *dref, *dmag;
+      cudaMalloc(&dA, (size_t)na * ea);
+      cudaMalloc(&dB, (size_t)nb * eb);
+      cudaMalloc(&dC, (size_t)nc * ec);
+      cudaMalloc(&dbias, sizeof bias);
+      cudaMalloc((void **)&dref, nc * sizeof(double));
+      cudaMalloc((void **)&dmag, nc * sizeof(double));
+      cudaMemcpy(dA, A, (size_t)na * ea, cudaMemcpyHostToDevice);
+      cudaMemcpy(dB, B, (size_t)nb * eb, cudaMemcpyHostToDevice);
+      cudaMemcpy(dC, C, (size_t)nc * ec, cudaMemcpyHostToDevice);
+      cudaMemcpy(dbias, bias, sizeof bias, cudaMemcpyHostToDevice);
+      g.bias = dbias;
+      CHECK_MSG(tg_reference(h, &g, dA, dB, dC, dref, dmag, 0) == TG_OK, "%s", tg_last_error(h));
+      cudaMemcpy(gref, dref, nc * sizeof(double), cudaMemcpyDeviceToHost);
+      cudaMemcpy(gmag, dmag, nc * sizeof(double), cudaMemcpyDeviceToHost);
+      int bad = 0;
+      for (int64_t i = 0; i < nc; ++i)
+        if (fabs(gref[i] - ref[i]) > 1e-12 * (mag[i] + 1e-300) || fabs(gmag[i] - mag[i]) > 1e-12 * mag[i]) ++bad;
+      CHECK_MSG(bad == 0, "GPU oracle differs from the CPU oracle in %d elements (%s, c_order %d)", bad,
+                k_types[t].name, corder);
+      cudaFree(dA);
+      cudaFree(dB);
+      cudaFree(dC);
+      cudaFree(dbias);
+      cudaFree(dref);
+      cudaFree(dmag);
+      free(A);
+      free(B);
+      free(C);
+      free(ref);
+      free(mag);
+      free(gref);
+      free(gmag);
+    }
+}
+
+int main(int argc, char **argv) {
+  const char *only = NULL;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) only = argv[++i];
+    else {
+      fprintf(stderr, "usage: %s [--kernel NAME]\n", argv[0]);
+      return 2;
+    }
+  }
+  tg_test_require_gpu("test_gpu_features");
+  if (tg_create(&h) != TG_OK) {
+    fprintf(stderr, "tg_create: %s\n", tg_last_error(NULL));
+    return 1;
+  }
+  for (int i = 0; i < tg_kernel_count(); ++i) {
+    tg_kernel_info k;
+    tg_kernel_get(i, &k);
+    if (only && strcmp(only, k.name) != 0) continue;
+    test_tile_edges(&k);
+  }
+  if (!only) {
+    test_batches();
+    test_epilogues();
+    test_alignment_and_ld();
+    test_special_scalars();
+    test_gpu_oracle();
+  }
+  printf("features: %ld cases, %ld refused by forced kernels\n", g_cases, g_refused);
+  tg_destroy(h);
+  return tg_test_finish("test_gpu_features");
+}

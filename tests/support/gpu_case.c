@@ -1,0 +1,329 @@
+/* gpu_case.c — see gpu_case.h. */
+#include "gpu_case.h"
+
+#include <cuda_runtime_api.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu_ref.h"
+#include "device_tools.h"
+#include "host_dtype.h"
+#include "random_values.h"
+#include "tolerance.h"
+
+#define GUARD_BYTES 256        /* keeps base pointers 256-byte aligned, as cudaMalloc's */
+#define GUARD_BYTE 0xC3
+#define D_PADDING_BYTE 0xA5
+#define POISON_BYTE 0xFF       /* NaN in every float format */
+#define ROGUE_FLOAT_BYTE 0xFF  /* NaN: if padding of A, B or C is read, results turn NaN */
+#define ROGUE_INT_BYTE 0x7F    /* large integers for s8/s32 padding */
+
+enum { OP_A, OP_B, OP_C, OP_D, OP_BIAS, OP_COUNT };
+
+typedef struct image {
+  unsigned char *host;     /* original bytes: guard | offset | data | guard */
+  unsigned char *back;     /* bytes read back after the run */
+  unsigned char *dev;
+  size_t bytes;
+  size_t data_at;          /* where the operand's element 0 sits */
+  int used;
+} image;
+
+static int is_int(tg_dtype t) { return t == TG_S8 || t == TG_S32; }
+
+void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o) {
+  static const char *ep[] = {"none", "bias", "relu", "gelu", "bias-relu", "bias-gelu"};
+  snprintf(buf, n,
+           "m=%lld n=%lld k=%lld batch=%lld A=%s/%c lda=%lld B=%s/%c ldb=%lld C=%s D=%s/%c "
+           "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
+           "bias=%s kernel=%s seed=%llu exact=%d offsets=%lld,%lld,%lld,%lld in-place=%d",
+           (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
+           tg_dtype_name(g->a_type), g->a_order ? 'C' : 'R', (long long)g->lda,
+           tg_dtype_name(g->b_type), g->b_order ? 'C' : 'R', (long long)g->ldb,
+           tg_dtype_name(g->c_type), tg_dtype_name(g->d_type), g->c_order ? 'C' : 'R',
+           (long long)g->ldc, (long long)g->ldd, (long long)g->batch_stride_a,
+           (long long)g->batch_stride_b, (long long)g->batch_stride_c,
+           (long long)g->batch_stride_d, (int)g->compute, g->alpha, g->beta,
+           (unsigned)g->epilogue <= 5 ? ep[g->epilogue] : "?", tg_dtype_name(g->bias_type),
+           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, o->exact,
+           (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
+           (long long)o->offset[3], o->c_is_d);
+}
+
+static tg_case_outcome fail(char *msg, size_t n, const tg_gemm *g, const tg_case_options *o,
+                            const char *fmt, ...) {
+  char what[256], desc[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  tg_describe_case(desc, sizeof desc, g, o);
+  snprintf(msg, n, "%s\n    case: %s", what, desc);
+  return TG_CASE_FAIL;
+}
+
+/* Fills the logical elements of an operand with the case's random values. */
+static void fill_logical(image *im, tg_dtype t, int64_t rows, int64_t cols, tg_order order,
+                         int64_t ld, int64_t stride, int64_t batch, uint64_t seed, int exact,
+                         int nan_values) {
+  unsigned char *base = im->host + im->data_at;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        int64_t off = tg_element_offset(b, i, j, order, ld, stride);
+        int64_t logical = (b * rows + i) * cols + j;
+        if (nan_values) /* C with beta == 0: NaN (floats) or huge (integers) that must not be read */
+          memset(base + off * (int64_t)tg_dtype_size(t), is_int(t) ? ROGUE_INT_BYTE : POISON_BYTE, tg_dtype_size(t));
+        else
+          tg_host_store(base, off, t, tg_random_value(seed, logical, t, exact));
+      }
+}
+
+static int alloc_image(image *im, int64_t span_elems, size_t es, int64_t offset_elems,
+                       unsigned char fill) {
+  im->used = 1;
+  im->data_at = GUARD_BYTES + (size_t)offset_elems * es;
+  im->bytes = im->data_at + (size_t)span_elems * es + GUARD_BYTES;
+  im->host = (unsigned char *)malloc(im->bytes);
+  im->back = (unsigned char *)malloc(im->bytes);
+  if (!im->host || !im->back) return -1;
+  memset(im->host, GUARD_BYTE, im->bytes);
+  memset(im->host + GUARD_BYTES, fill, im->bytes - 2 * GUARD_BYTES);
+  return cudaMalloc((void **)&im->dev, im->bytes) == cudaSuccess ? 0 : -1;
+}
+
+static void free_image(image *im) {
+  free(im->host);
+  free(im->back);
+  if (im->dev) cudaFree(im->dev);
+  memset(im, 0, sizeof *im);
+}
+
+static int upload(image *im) {
+  return cudaMemcpy(im->dev, im->host, im->bytes, cudaMemcpyHostToDevice) == cudaSuccess ? 0 : -1;
+}
+
+static int download(image *im) {
+  return cudaMemcpy(im->back, im->dev, im->bytes, cudaMemcpyDeviceToHost) == cudaSuccess ? 0 : -1;
+}
+
+/* Index of the first differing byte, or -1. */
+static int64_t first_difference(const unsigned char *x, const unsigned char *y, size_t n) {
+  for (size_t i = 0; i < n; ++i)
+    if (x[i] != y[i]) return (int64_t)i;
+  return -1;
+}
+
+static void fill_ld(int64_t *ld, tg_order order, int64_t rows, int64_t cols, int pad) {
+  if (*ld == 0 && pad) *ld = (order == TG_ROW_MAJOR ? (cols > 1 ? cols : 1) : (rows > 1 ? rows : 1)) + pad;
+}
+
+tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_options *o,
+                            char *msg, size_t n) {
+  tg_gemm g = *g_in;
+  image im[OP_COUNT];
+  double *ref = NULL, *mag = NULL, *dref = NULL, *dmag = NULL;
+  unsigned char *first_d = NULL;
+  tg_case_outcome out = TG_CASE_FAIL;
+  memset(im, 0, sizeof im);
+  msg[0] = '\0';
+
+  fill_ld(&g.lda, g.a_order, g.m, g.k, o->pad_ld);
+  fill_ld(&g.ldb, g.b_order, g.k, g.n, o->pad_ld);
+  fill_ld(&g.ldd, g.c_order, g.m, g.n, o->pad_ld);
+  if (o->c_is_d) {
+    g.ldc = g.ldd;
+    g.batch_stride_c = g.batch_stride_d;
+    g.c_type = g.d_type;
+  } else {
+    fill_ld(&g.ldc, g.c_order, g.m, g.n, o->pad_ld);
+  }
+  const int has_bias = g.epilogue == TG_EPI_BIAS || g.epilogue == TG_EPI_BIAS_RELU ||
+                       g.epilogue == TG_EPI_BIAS_GELU;
+  const int64_t lda = tg_resolved_ld(g.lda, g.a_order, g.m, g.k);
+  const int64_t ldb = tg_resolved_ld(g.ldb, g.b_order, g.k, g.n);
+  const int64_t ldc = tg_resolved_ld(g.ldc, g.c_order, g.m, g.n);
+  const int64_t ldd = tg_resolved_ld(g.ldd, g.c_order, g.m, g.n);
+  const int64_t sa = tg_resolved_batch_stride(g.batch_stride_a, lda, g.a_order, g.m, g.k);
+  const int64_t sb = tg_resolved_batch_stride(g.batch_stride_b, ldb, g.b_order, g.k, g.n);
+  const int64_t sc = tg_resolved_batch_stride(g.batch_stride_c, ldc, g.c_order, g.m, g.n);
+  const int64_t sd = tg_resolved_batch_stride(g.batch_stride_d, ldd, g.c_order, g.m, g.n);
+  const size_t es[OP_COUNT] = {tg_dtype_size(g.a_type), tg_dtype_size(g.b_type),
+                               tg_dtype_size(g.c_type), tg_dtype_size(g.d_type),
+                               tg_dtype_size(g.bias_type)};
+  const int64_t spans[OP_COUNT] = {
+      tg_operand_span(g.m, g.k, g.a_order, lda, g.batch_stride_a, g.batch),
+      tg_operand_span(g.k, g.n, g.b_order, ldb, g.batch_stride_b, g.batch),
+      tg_operand_span(g.m, g.n, g.c_order, ldc, g.batch_stride_c, g.batch),
+      tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch),
+      has_bias ? g.n : 0};
+  const uint64_t seed = o->seed * 7919u;
+  const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
+  const unsigned char rogue_b = is_int(g.b_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
+  const unsigned char rogue_c = is_int(g.c_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
+
+  if (alloc_image(&im[OP_A], spans[OP_A], es[OP_A], o->offset[0], rogue_a) ||
+      alloc_image(&im[OP_B], spans[OP_B], es[OP_B], o->offset[1], rogue_b) ||
+      (!o->c_is_d && alloc_image(&im[OP_C], spans[OP_C], es[OP_C], o->offset[2], rogue_c)) ||
+      alloc_image(&im[OP_D], spans[OP_D], es[OP_D], o->offset[3], D_PADDING_BYTE) ||
+      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], 0, 0)) {
+    out = fail(msg, n, &g, o, "allocation failed");
+    goto done;
+  }
+  fill_logical(&im[OP_A], g.a_type, g.m, g.k, g.a_order, lda, sa, g.batch, seed + 1, o->exact, 0);
+  fill_logical(&im[OP_B], g.b_type, g.k, g.n, g.b_order, ldb, sb, g.batch, seed + 2, o->exact, 0);
+  if (has_bias) fill_logical(&im[OP_BIAS], g.bias_type, 1, g.n, TG_ROW_MAJOR, g.n, 0, 1, seed + 4, o->exact, 0);
+  if (o->c_is_d) {
+    /* In place: D starts as C. */
+    fill_logical(&im[OP_D], g.d_type, g.m, g.n, g.c_order, ldd, sd, g.batch, seed + 3, o->exact, g.beta == 0.0);
+  } else {
+    fill_logical(&im[OP_C], g.c_type, g.m, g.n, g.c_order, ldc, sc, g.batch, seed + 3, o->exact, g.beta == 0.0);
+    /* Poison every element of D; padding keeps D_PADDING_BYTE. */
+    for (int64_t b = 0; b < g.batch; ++b)
+      for (int64_t i = 0; i < g.m; ++i)
+        for (int64_t j = 0; j < g.n; ++j)
+          memset(im[OP_D].host + im[OP_D].data_at +
+                     tg_element_offset(b, i, j, g.c_order, ldd, sd) * (int64_t)es[OP_D],
+                 POISON_BYTE, es[OP_D]);
+  }
+  for (int i = 0; i < OP_COUNT; ++i)
+    if (im[i].used && upload(&im[i]) != 0) {
+      out = fail(msg, n, &g, o, "upload failed");
+      goto done;
+    }
+  void *dptr = im[OP_D].dev + im[OP_D].data_at;
+  const void *aptr = im[OP_A].dev + im[OP_A].data_at;
+  const void *bptr = im[OP_B].dev + im[OP_B].data_at;
+  const void *cptr = o->c_is_d ? dptr : (const void *)(im[OP_C].dev + im[OP_C].data_at);
+  g.bias = has_bias ? im[OP_BIAS].dev : NULL;
+  if (o->null_unread) {
+    if (g.alpha == 0.0 || g.k == 0) aptr = bptr = NULL;
+    if (g.beta == 0.0) cptr = NULL;
+  }
+
+  const int runs = o->determinism ? 2 : 1;
+  for (int run = 0; run < runs; ++run) {
+    if (run == 1 && upload(&im[OP_D]) != 0) {
+      out = fail(msg, n, &g, o, "upload failed");
+      goto done;
+    }
+    tg_status s = tg_matmul(h, &g, aptr, bptr, cptr, dptr, 0);
+    if (s != TG_OK) {
+      if (o->allow_refusal && (s == TG_ERR_NOT_SUPPORTED || s == TG_ERR_MISALIGNED)) {
+        out = TG_CASE_REFUSED;
+        snprintf(msg, n, "%s", tg_last_error(h));
+      } else {
+        out = fail(msg, n, &g, o, "tg_matmul returned %s: %s", tg_status_string(s), tg_last_error(h));
+      }
+      goto done;
+    }
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e == cudaSuccess) e = cudaGetLastError();
+    if (e != cudaSuccess) {
+      out = fail(msg, n, &g, o, "CUDA error after tg_matmul (%s): %s", tg_last_kernel(h), cudaGetErrorString(e));
+      goto done;
+    }
+    if (download(&im[OP_D]) != 0) {
+      out = fail(msg, n, &g, o, "download failed");
+      goto done;
+    }
+    if (run == 0 && runs == 2) {
+      first_d = (unsigned char *)malloc(im[OP_D].bytes);
+      memcpy(first_d, im[OP_D].back, im[OP_D].bytes);
+    }
+  }
+  if (first_d && first_difference(first_d, im[OP_D].back, im[OP_D].bytes) >= 0) {
+    out = fail(msg, n, &g, o, "not deterministic: two runs differ (kernel %s)", tg_last_kernel(h));
+    goto done;
+  }
+  /* Inputs unchanged, guards and padding intact. */
+  for (int i = 0; i < OP_COUNT; ++i) {
+    if (!im[i].used || i == OP_D) continue;
+    if (download(&im[i]) != 0) {
+      out = fail(msg, n, &g, o, "download failed");
+      goto done;
+    }
+    int64_t at = first_difference(im[i].host, im[i].back, im[i].bytes);
+    if (at >= 0) {
+      out = fail(msg, n, &g, o, "operand %c changed at byte %lld (kernel %s)", "ABCDb"[i], (long long)at,
+                 tg_last_kernel(h));
+      goto done;
+    }
+  }
+  {
+    /* Outside D's elements, every byte must be what it was: copy the elements over the
+     * original image and compare whole images. */
+    unsigned char *expect = (unsigned char *)malloc(im[OP_D].bytes);
+    memcpy(expect, im[OP_D].host, im[OP_D].bytes);
+    for (int64_t b = 0; b < g.batch; ++b)
+      for (int64_t i = 0; i < g.m; ++i)
+        for (int64_t j = 0; j < g.n; ++j) {
+          size_t at = im[OP_D].data_at + (size_t)(tg_element_offset(b, i, j, g.c_order, ldd, sd) * (int64_t)es[OP_D]);
+          memcpy(expect + at, im[OP_D].back + at, es[OP_D]);
+        }
+    int64_t at = first_difference(expect, im[OP_D].back, im[OP_D].bytes);
+    free(expect);
+    if (at >= 0) {
+      long long rel = (long long)at - (long long)im[OP_D].data_at;
+      out = fail(msg, n, &g, o, "D written outside its elements at byte %lld from element 0%s (kernel %s)",
+                 rel, (at < GUARD_BYTES || (size_t)at >= im[OP_D].bytes - GUARD_BYTES) ? " (guard band)" : " (padding)",
+                 tg_last_kernel(h));
+      goto done;
+    }
+  }
+  {
+    const int64_t count = g.m * g.n * g.batch;
+    ref = (double *)malloc((size_t)(count ? count : 1) * sizeof *ref);
+    mag = (double *)malloc((size_t)(count ? count : 1) * sizeof *mag);
+    if (o->gpu_oracle) {
+      size_t bytes = (size_t)(count ? count : 1) * sizeof(double);
+      if (cudaMalloc((void **)&dref, bytes) != cudaSuccess || cudaMalloc((void **)&dmag, bytes) != cudaSuccess) {
+        out = fail(msg, n, &g, o, "oracle allocation failed");
+        goto done;
+      }
+      /* The oracle reads C as it was: re-upload when D overwrote it in place. */
+      if (o->c_is_d && upload(&im[OP_D]) != 0) {
+        out = fail(msg, n, &g, o, "upload failed");
+        goto done;
+      }
+      tg_status s = tg_reference(h, &g, aptr, bptr, cptr, dref, dmag, 0);
+      if (s != TG_OK || cudaMemcpy(ref, dref, bytes, cudaMemcpyDeviceToHost) != cudaSuccess ||
+          cudaMemcpy(mag, dmag, bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+        out = fail(msg, n, &g, o, "oracle failed: %s", tg_last_error(h));
+        goto done;
+      }
+    } else {
+      const unsigned char *c_host = o->c_is_d ? im[OP_D].host + im[OP_D].data_at
+                                              : im[OP_C].host + im[OP_C].data_at;
+      tg_cpu_reference(&g, im[OP_A].host + im[OP_A].data_at, im[OP_B].host + im[OP_B].data_at,
+                       c_host, im[OP_BIAS].host, ref, mag);
+    }
+    tg_verify_result v;
+    tg_tolerance tol = tg_tolerance_make(&g, o->exact);
+    tg_verify_host(&g, im[OP_D].back + im[OP_D].data_at, ref, mag, tol, &v);
+    if (v.failures) {
+      int64_t idx = v.first_bad, b = idx / (g.m * g.n), r = idx % (g.m * g.n);
+      double got = tg_host_load(im[OP_D].back + im[OP_D].data_at,
+                                tg_element_offset(b, r / g.n, r % g.n, g.c_order, ldd, sd), g.d_type);
+      out = fail(msg, n, &g, o,
+                 "%lld of %lld elements wrong (%lld NaN), first at batch %lld (%lld,%lld): got %.9g, "
+                 "expected %.9g (mag %.3g), worst error/bound %.3g (kernel %s)",
+                 (long long)v.failures, (long long)v.checked, (long long)v.nans, (long long)b,
+                 (long long)(r / g.n), (long long)(r % g.n), got, ref[idx], mag[idx], v.worst_ratio,
+                 tg_last_kernel(h));
+      goto done;
+    }
+  }
+  out = TG_CASE_PASS;
+done:
+  for (int i = 0; i < OP_COUNT; ++i) free_image(&im[i]);
+  free(ref);
+  free(mag);
+  free(first_d);
+  cudaFree(dref);
+  cudaFree(dmag);
+  return out;
+}

@@ -1,0 +1,37 @@
+/*
+ * gpu_case.h — one GPU test case, done the way TESTING.md says: fresh random inputs, rogue
+ * values in every padding, guard bands around every buffer, D poisoned with NaN, C full of NaN
+ * when beta == 0, and afterwards: A, B, C, bias and every byte outside D's elements unchanged,
+ * every element of D within the bound of the fp64 oracle, and optionally a second run that
+ * must match bit for bit.
+ */
+#ifndef TG_GPU_CASE_H
+#define TG_GPU_CASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tilegemm.h"
+
+typedef struct tg_case_options {
+  uint64_t seed;
+  int exact;              /* small-integer data, bitwise comparison */
+  int pad_ld;             /* where an ld is 0 (packed), use packed + pad_ld instead */
+  int64_t offset[4];      /* A, B, C, D pointers moved by this many elements (alignment tests) */
+  int c_is_d;             /* C and D are the same buffer (in place) */
+  int determinism;        /* run twice; outputs must be bitwise identical */
+  int allow_refusal;      /* NOT_SUPPORTED / MISALIGNED is an accepted answer */
+  int gpu_oracle;         /* compare with tg_reference instead of the CPU oracle (large cases) */
+  int null_unread;        /* pass NULL for operands the contract says are not read */
+} tg_case_options;
+
+typedef enum { TG_CASE_PASS = 0, TG_CASE_REFUSED, TG_CASE_FAIL } tg_case_outcome;
+
+/* Runs *g (the ld fields may be filled in by pad_ld) through tg_matmul on the handle's device.
+ * On failure, msg says what and where, with the case's description. */
+tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g, const tg_case_options *o, char *msg,
+                            size_t msg_len);
+
+/* One line describing a request, for failure messages. */
+void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o);
+
+#endif /* TG_GPU_CASE_H */

@@ -1,0 +1,36 @@
+/* main.c — `tilegemm`: dispatch to a subcommand. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "tilegemm.h"
+
+static const char k_usage[] =
+    "usage: tilegemm <command> [options]\n"
+    "\n"
+    "commands:\n"
+    "  info     the CUDA device: name, SMs, clocks, memory, driver and runtime versions\n"
+    "  list     every registered kernel: family, architectures, tile, ladder rung\n"
+    "  bench    run one GEMM, verify it against the fp64 GPU oracle, time it (and cuBLAS)\n"
+    "  version  the library version\n"
+    "\n"
+    "`tilegemm <command> --help` describes a command's options.\n"
+    "exit codes: 0 ok, 1 usage or run-time error, 2 no CUDA device, 3 verification failed\n";
+
+int main(int argc, char **argv) {
+  if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+      strcmp(argv[1], "help") == 0) {
+    fputs(k_usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? TG_EXIT_ERROR : TG_EXIT_OK;
+  }
+  const char *cmd = argv[1];
+  if (strcmp(cmd, "info") == 0) return tg_cmd_info(argc, argv);
+  if (strcmp(cmd, "list") == 0) return tg_cmd_list(argc, argv);
+  if (strcmp(cmd, "bench") == 0) return tg_cmd_bench(argc, argv);
+  if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+    printf("tilegemm %s\n", tg_version());
+    return TG_EXIT_OK;
+  }
+  fprintf(stderr, "tilegemm: unknown command '%s' (see tilegemm --help)\n", cmd);
+  return TG_EXIT_ERROR;
+}

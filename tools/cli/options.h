@@ -1,0 +1,43 @@
+/*
+ * options.h — the command line of `tilegemm`, parsed into plain structs with no GPU involved,
+ * so every option and every bad value is tested in CI.
+ */
+#ifndef TG_CLI_OPTIONS_H
+#define TG_CLI_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "tilegemm.h"
+
+#define TG_CLI_ERROR_BYTES 256
+#define TG_CLI_DEFAULT_WARMUP 5
+#define TG_CLI_DEFAULT_ITERATIONS 30
+
+/* Options of `tilegemm bench` (and the problem part of `ladder`). */
+typedef struct tg_bench_options {
+  tg_gemm g;              /* the request; g.kernel points into argv or is NULL */
+  int warmup;             /* untimed runs before timing */
+  int iterations;         /* timed runs (median reported) */
+  int cold_l2;            /* rotate input sets larger than L2 between runs */
+  int skip_ref_check;     /* do not verify against the GPU oracle */
+  int vs_cublas;          /* also time cuBLASLt on the same buffers */
+  int csv;                /* print one CSV row (with header) instead of the table */
+  int exact;              /* small-integer data: the check then compares bitwise */
+  uint64_t seed;          /* data seed */
+} tg_bench_options;
+
+/* Parses argv[first..argc) of `bench`. Returns 0, or -1 with a one-line message naming the
+ * option in err. `--help` sets *wants_help. */
+int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *wants_help,
+                   char *err, size_t err_len);
+
+/* Parsers of single values (exposed for tests). Return 0 on success, -1 otherwise. */
+int tg_parse_dtype(const char *s, tg_dtype *out);
+int tg_parse_epilogue(const char *s, tg_epilogue *out);
+int tg_parse_int64_list(const char *s, int64_t *vals, int min_count, int max_count, int *count);
+
+/* Names for printing. */
+const char *tg_epilogue_name(tg_epilogue e);
+const char *tg_compute_name(tg_compute c);
+
+#endif /* TG_CLI_OPTIONS_H */

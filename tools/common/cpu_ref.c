@@ -1,0 +1,83 @@
+/* cpu_ref.c — the CPU oracle (see cpu_ref.h). Plain loops, written to be obviously right. */
+#include "cpu_ref.h"
+
+#include <math.h>
+
+#include "host_dtype.h"
+
+/* Mirrors the library's activation constants (kernels/common/activation.cuh). */
+#define GELU_SQRT_2_OVER_PI 0.7978845608028654
+#define GELU_CUBIC 0.044715
+
+int64_t tg_resolved_ld(int64_t ld, tg_order order, int64_t rows, int64_t cols) {
+  int64_t inner = order == TG_ROW_MAJOR ? cols : rows;
+  if (inner < 1) inner = 1;
+  return ld == 0 ? inner : ld;
+}
+
+int64_t tg_resolved_batch_stride(int64_t stride, int64_t ld, tg_order order, int64_t rows,
+                                 int64_t cols) {
+  if (stride == TG_BATCH_BROADCAST) return 0;
+  if (stride != 0) return stride;
+  return ld * (order == TG_ROW_MAJOR ? rows : cols);
+}
+
+int64_t tg_operand_span(int64_t rows, int64_t cols, tg_order order, int64_t ld, int64_t stride,
+                        int64_t batch) {
+  if (rows == 0 || cols == 0 || batch == 0) return 0;
+  int64_t l = tg_resolved_ld(ld, order, rows, cols);
+  int64_t s = tg_resolved_batch_stride(stride, l, order, rows, cols);
+  int64_t outer = order == TG_ROW_MAJOR ? rows : cols, inner = order == TG_ROW_MAJOR ? cols : rows;
+  return (batch - 1) * s + (outer - 1) * l + inner;
+}
+
+int64_t tg_element_offset(int64_t b, int64_t row, int64_t col, tg_order order, int64_t ld,
+                          int64_t batch_stride) {
+  return b * batch_stride + (order == TG_ROW_MAJOR ? row * ld + col : col * ld + row);
+}
+
+double tg_cpu_activate(tg_epilogue e, double v) {
+  if (e == TG_EPI_RELU || e == TG_EPI_BIAS_RELU) return v < 0.0 ? 0.0 : v;
+  if (e == TG_EPI_GELU || e == TG_EPI_BIAS_GELU)
+    return 0.5 * v * (1.0 + tanh(GELU_SQRT_2_OVER_PI * (v + GELU_CUBIC * v * v * v)));
+  return v;
+}
+
+void tg_cpu_reference(const tg_gemm *g, const void *A, const void *B, const void *C,
+                      const void *bias, double *ref, double *mag) {
+  const int64_t M = g->m, N = g->n, K = g->k;
+  const int64_t lda = tg_resolved_ld(g->lda, g->a_order, M, K);
+  const int64_t ldb = tg_resolved_ld(g->ldb, g->b_order, K, N);
+  const int64_t ldc = tg_resolved_ld(g->ldc, g->c_order, M, N);
+  const int64_t sa = tg_resolved_batch_stride(g->batch_stride_a, lda, g->a_order, M, K);
+  const int64_t sb = tg_resolved_batch_stride(g->batch_stride_b, ldb, g->b_order, K, N);
+  const int64_t sc = tg_resolved_batch_stride(g->batch_stride_c, ldc, g->c_order, M, N);
+  const int has_bias = g->epilogue == TG_EPI_BIAS || g->epilogue == TG_EPI_BIAS_RELU ||
+                       g->epilogue == TG_EPI_BIAS_GELU;
+  const int reads_ab = g->alpha != 0.0;
+  for (int64_t b = 0; b < g->batch; ++b)
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double sum = 0.0, abs_sum = 0.0;
+        for (int64_t kk = 0; reads_ab && kk < K; ++kk) {
+          double a = tg_host_load(A, tg_element_offset(b, i, kk, g->a_order, lda, sa), g->a_type);
+          double x = tg_host_load(B, tg_element_offset(b, kk, j, g->b_order, ldb, sb), g->b_type);
+          sum += a * x;
+          abs_sum += fabs(a) * fabs(x);
+        }
+        double v = g->alpha * sum, scale = fabs(g->alpha) * abs_sum;
+        if (g->beta != 0.0) {
+          double c = tg_host_load(C, tg_element_offset(b, i, j, g->c_order, ldc, sc), g->c_type);
+          v += g->beta * c;
+          scale += fabs(g->beta) * fabs(c);
+        }
+        if (has_bias) {
+          double x = tg_host_load(bias, j, g->bias_type);
+          v += x;
+          scale += fabs(x);
+        }
+        int64_t o = (b * M + i) * N + j;
+        ref[o] = tg_cpu_activate(g->epilogue, v);
+        if (mag) mag[o] = scale;
+      }
+}

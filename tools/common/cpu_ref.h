@@ -1,0 +1,44 @@
+/*
+ * cpu_ref.h — the CPU oracle: fp64 accumulation straight from the user's description (no
+ * canonical transposition), so it checks the library's layout logic independently.
+ */
+#ifndef TG_CPU_REF_H
+#define TG_CPU_REF_H
+
+#include <stdint.h>
+#include "tilegemm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Resolved leading dimension and batch stride of an operand, as the API defines them. */
+int64_t tg_resolved_ld(int64_t ld, tg_order order, int64_t rows, int64_t cols);
+int64_t tg_resolved_batch_stride(int64_t stride, int64_t ld, tg_order order, int64_t rows,
+                                 int64_t cols);
+
+/* Elements spanned from an operand's base over all batches (0 when empty); ld and stride as
+ * given in tg_gemm (0 = packed, TG_BATCH_BROADCAST = shared). */
+int64_t tg_operand_span(int64_t rows, int64_t cols, tg_order order, int64_t ld, int64_t stride,
+                        int64_t batch);
+
+/* Offset of element (row, col) of batch b. */
+int64_t tg_element_offset(int64_t b, int64_t row, int64_t col, tg_order order, int64_t ld,
+                          int64_t batch_stride);
+
+/* Computes, for a request that tg_check accepts, ref = act(alpha*A*B + beta*C + bias) in fp64
+ * (before rounding to d_type) and mag = |alpha|*sum|a||b| + |beta||c| + |bias|, both packed
+ * row-major m×n per batch. A, B, C and bias are host copies laid out as the request says.
+ * mag may be NULL. Follows the contract: A and B unread when alpha == 0, C unread when
+ * beta == 0. */
+void tg_cpu_reference(const tg_gemm *g, const void *A, const void *B, const void *C,
+                      const void *bias, double *ref, double *mag);
+
+/* The activation of an epilogue, in fp64. */
+double tg_cpu_activate(tg_epilogue e, double v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TG_CPU_REF_H */
