@@ -33,10 +33,10 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu 
 
 if has tests; then
   start=$(date +%s)
-  ctest --test-dir "$BUILD" -L gpu --output-on-failure >"$OUT/ctest_gpu.log" 2>&1
+  ctest --test-dir "$BUILD" -L gpu -V >"$OUT/ctest_gpu.log" 2>&1
   rc=$?
   grep -E "tests passed|tests failed|Passed|Failed|Skipped" "$OUT/ctest_gpu.log" | tail -8
-  grep -hE "^(grid|features|fuzz|family|tile edges)|checks," "$OUT/ctest_gpu.log" | head -60
+  grep -hE "^[0-9]+: (grid|features|fuzz|family|tile edges|FAIL)|checks,|repro" "$OUT/ctest_gpu.log" | head -60
   note "gpu tests: rc=$rc in $(( $(date +%s) - start )) s ($(grep -E 'tests passed' "$OUT/ctest_gpu.log"))"
   ctest --test-dir "$BUILD" -L cpu >"$OUT/ctest_cpu.log" 2>&1
   note "cpu tests on the GPU machine: rc=$? ($(grep -E 'tests passed' "$OUT/ctest_cpu.log"))"
@@ -54,7 +54,7 @@ if has sanitize; then
       timeout ${SANITIZE_TIMEOUT:-240} compute-sanitizer --tool $tool $extra --error-exitcode 99 \
         "$BUILD/tests/"$t >"$log" 2>&1
       rc=$?
-      errs=$(grep -cE "^========= (Invalid|Uninitialized|Race|Barrier|ERROR|Leaked|Program hit)" "$log")
+      errs=$(grep -cE "^========= (Invalid|Uninitialized|Race|Barrier|Leaked|Program hit|Error)" "$log")
       note "sanitizer $tool $name: rc=$rc, $errs reports, $(( $(date +%s) - start )) s ($(tail -n 3 "$log" | grep -oE 'ERROR SUMMARY: [0-9]+ error' | head -1))"
     done
   done
@@ -77,7 +77,9 @@ if has bench; then
   done <"$list"
 fi
 
+# $OUT returns at most 8 files: keep the logs in one archive.
+(cd "$OUT" && tar czf logs.tar.gz --remove-files ./*.log ./*.txt 2>/dev/null)
 echo
 echo "================ summary ================"
-cat "$OUT/nvidia_smi.txt" 2>/dev/null | tail -1
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader
 printf '%s\n' "${summary[@]}"

@@ -13,7 +13,7 @@
 #include "handle.h"
 #include "plan.h"
 #include "problem_build.h"
-#include "ref.h"
+#include "ref/ref.h"
 #include "registry.h"
 #include "tilegemm.h"
 #include "validate.h"

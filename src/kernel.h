@@ -34,6 +34,9 @@ typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t wh
 #define TG_INT_OUTPUTS (TG_MASK(TG_S32) | TG_MASK(TG_S8))
 #define TG_ALL_OUTPUTS (TG_FLOAT_OUTPUTS | TG_INT_OUTPUTS)
 #define TG_ALL_INPUTS ((1u << TG_IN_COUNT) - 1u)
+/* Compute-capability range of kernels built for every supported architecture. */
+#define TG_SM_ANY_MIN 80
+#define TG_SM_ANY_MAX 1000
 
 typedef struct tg_kernel {
   const char *name;        /* unique; what tg_gemm.kernel names */

@@ -23,11 +23,9 @@ tg_status tg_plan(const tg_problem *p, const char *forced, const tg_kernel **cho
     if (s == TG_OK) *chosen = k;
     return s;
   }
-  int n;
-  const tg_kernel *rows = tg_registry(&n);
   char reason[256];
-  for (int i = 0; i < n; ++i) {
-    const tg_kernel *k = &rows[i];
+  for (int i = 0, n = tg_registry_count(); i < n; ++i) {
+    const tg_kernel *k = tg_registry_at(i);
     if (!k->auto_pick) continue;
     if (*chosen && k->rank <= (*chosen)->rank) continue;
     if (tg_kernel_can_serve(k, p, reason, sizeof reason) == TG_OK) *chosen = k;

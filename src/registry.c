@@ -7,45 +7,40 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ref.h"
 
-#define TG_SM_ANY_MIN 80
-#define TG_SM_ANY_MAX 1000
 /* Largest m, n, k or batch any kernel indexes with 32-bit grid/tile counters. */
 #define TG_MAX_DIM 0x7fffffffLL
 
-static const tg_kernel g_kernels[] = {
-    {
-        .name = "ref",
-        .family = "ref",
-        .summary = "GPU reference: fp64 accumulation, every dtype/layout/epilogue; the fallback",
-        .sm_min = TG_SM_ANY_MIN,
-        .sm_max = TG_SM_ANY_MAX,
-        .auto_pick = 1,
-        .rank = 0,
-        .inputs = TG_ALL_INPUTS,
-        .outputs = TG_ALL_OUTPUTS,
-        .a_orders = TG_ORDERS_ANY,
-        .b_orders = TG_ORDERS_ANY,
-        .align_ab = 1,
-        .align_cd = 1,
-        .tile_m = 64,
-        .tile_n = 64,
-        .tile_k = 16,
-        .launch = tg_ref_launch,
-    },
-};
+/* The families, in listing order: declarations and TG_FAMILY_TABLE, generated at configure
+ * time from each family's sources.cmake. */
+#include "tg_families.inc"
 
-const tg_kernel *tg_registry(int *count) {
-  *count = (int)(sizeof g_kernels / sizeof g_kernels[0]);
-  return g_kernels;
+typedef struct family_rows {
+  const tg_kernel *rows;
+  const int *count;
+} family_rows;
+
+static const family_rows g_families[] = {TG_FAMILY_TABLE};
+#define FAMILY_COUNT ((int)(sizeof g_families / sizeof g_families[0]))
+
+int tg_registry_count(void) {
+  int n = 0;
+  for (int f = 0; f < FAMILY_COUNT; ++f) n += *g_families[f].count;
+  return n;
+}
+
+const tg_kernel *tg_registry_at(int i) {
+  if (i < 0) return NULL;
+  for (int f = 0; f < FAMILY_COUNT; ++f) {
+    if (i < *g_families[f].count) return &g_families[f].rows[i];
+    i -= *g_families[f].count;
+  }
+  return NULL;
 }
 
 const tg_kernel *tg_registry_find(const char *name) {
-  int n;
-  const tg_kernel *k = tg_registry(&n);
-  for (int i = 0; i < n; ++i)
-    if (strcmp(k[i].name, name) == 0) return &k[i];
+  for (int i = 0, n = tg_registry_count(); i < n; ++i)
+    if (strcmp(tg_registry_at(i)->name, name) == 0) return tg_registry_at(i);
   return NULL;
 }
 
@@ -104,25 +99,20 @@ tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why
   return TG_OK;
 }
 
-int tg_kernel_count(void) {
-  int n;
-  tg_registry(&n);
-  return n;
-}
+int tg_kernel_count(void) { return tg_registry_count(); }
 
 tg_status tg_kernel_get(int i, tg_kernel_info *info) {
-  int n;
-  const tg_kernel *k = tg_registry(&n);
-  if (i < 0 || i >= n || !info) return TG_ERR_INVALID_VALUE;
-  info->name = k[i].name;
-  info->family = k[i].family;
-  info->summary = k[i].summary;
-  info->sm_min = k[i].sm_min;
-  info->sm_max = k[i].sm_max;
-  info->rung = k[i].rung;
-  info->auto_pick = k[i].auto_pick;
-  info->tile_m = k[i].tile_m;
-  info->tile_n = k[i].tile_n;
-  info->tile_k = k[i].tile_k;
+  const tg_kernel *k = tg_registry_at(i);
+  if (!k || !info) return TG_ERR_INVALID_VALUE;
+  info->name = k->name;
+  info->family = k->family;
+  info->summary = k->summary;
+  info->sm_min = k->sm_min;
+  info->sm_max = k->sm_max;
+  info->rung = k->rung;
+  info->auto_pick = k->auto_pick;
+  info->tile_m = k->tile_m;
+  info->tile_n = k->tile_n;
+  info->tile_k = k->tile_k;
   return TG_OK;
 }

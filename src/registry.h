@@ -1,6 +1,10 @@
 /*
  * registry.h — the one table of kernels, and the generic test of whether a row can serve a
  * problem. Pure C: the planner and `tilegemm list` use it without touching the GPU.
+ *
+ * Each family keeps its rows in its own file (kernels/<family>/<family>_rows.c) as
+ *   const tg_kernel tg_rows_<family>[]; const int tg_rows_<family>_count;
+ * and registry.c lists the families, in listing order.
  */
 #ifndef TG_REGISTRY_H
 #define TG_REGISTRY_H
@@ -8,8 +12,11 @@
 #include <stddef.h>
 #include "kernel.h"
 
-/* All rows, in listing order; *count receives their number. */
-const tg_kernel *tg_registry(int *count);
+/* Number of rows over all families. */
+int tg_registry_count(void);
+
+/* Row i in [0, tg_registry_count()), or NULL. */
+const tg_kernel *tg_registry_at(int i);
 
 /* The row with this name, or NULL. */
 const tg_kernel *tg_registry_find(const char *name);

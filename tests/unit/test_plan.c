@@ -114,12 +114,14 @@ static void test_planner(void) {
   CHECK(tg_plan(&p, "missing", &k, why, sizeof why) == TG_ERR_INVALID_VALUE && k == NULL);
   /* Every registered row that claims a problem must pass the generic test, and the planner
    * must never pick a row that is not auto-pickable. */
-  int n;
-  const tg_kernel *rows = tg_registry(&n);
-  for (int i = 0; i < n; ++i) {
-    CHECK_MSG(rows[i].launch != NULL, "%s has no launcher", rows[i].name);
-    CHECK_MSG(tg_registry_find(rows[i].name) == &rows[i], "%s is not unique", rows[i].name);
+  for (int i = 0; i < tg_registry_count(); ++i) {
+    const tg_kernel *r = tg_registry_at(i);
+    CHECK_MSG(r->launch != NULL, "%s has no launcher", r->name);
+    CHECK_MSG(tg_registry_find(r->name) == r, "%s is not unique", r->name);
+    CHECK_MSG(r->sm_min >= TG_SM_ANY_MIN && r->sm_min <= r->sm_max, "%s: bad sm range", r->name);
+    CHECK_MSG(r->a_orders && r->b_orders && r->inputs && r->outputs, "%s: empty mask", r->name);
   }
+  CHECK(tg_registry_at(-1) == NULL && tg_registry_at(tg_registry_count()) == NULL);
   CHECK(tg_plan(&p, NULL, &k, why, sizeof why) == TG_OK && k->auto_pick);
   /* A device outside every row's range gets NOT_SUPPORTED with a reason. */
   p.sm = 70;
