@@ -13,6 +13,7 @@
 #include "handle.h"
 #include "plan.h"
 #include "problem_build.h"
+#include "common/repack.h"
 #include "ref/ref.h"
 #include "registry.h"
 #include "tilegemm.h"
@@ -119,13 +120,14 @@ static tg_status begin(tg_handle *h, const char *fn, const tg_gemm *g, tg_layout
   return TG_OK;
 }
 
-/* The kernel for a built problem: the epilogue alone when the product vanishes. */
+/* The plan for a built problem; plan->kernel is NULL when the product vanishes and the
+ * epilogue runs alone. */
 static tg_status choose(tg_handle *h, const char *fn, const tg_gemm *g, const tg_problem *p,
-                        const tg_kernel **k) {
+                        tg_plan *plan) {
   char why[256];
-  *k = NULL;
+  memset(plan, 0, sizeof *plan);
   if (p->k == 0) return TG_OK;
-  tg_status s = tg_plan(p, g->kernel, k, why, sizeof why);
+  tg_status s = tg_plan_choose(p, g->kernel, plan, why, sizeof why);
   if (s != TG_OK) return tg_fail(h, s, "%s: %s", fn, why);
   return TG_OK;
 }
@@ -139,9 +141,9 @@ tg_status tg_check(tg_handle *h, const tg_gemm *g) {
   const void *fake = (const void *)TG_CHECK_FAKE_ADDRESS;
   tg_problem p;
   tg_problem_build(&p, g, &L, fake, fake, fake, (void *)fake, h->sm, h->sm_count);
-  const tg_kernel *k;
-  if ((s = choose(h, fn, g, &p, &k)) != TG_OK) return s;
-  h->last_kernel = k ? k->name : k_epilogue_only;
+  tg_plan plan;
+  if ((s = choose(h, fn, g, &p, &plan)) != TG_OK) return s;
+  h->last_kernel = plan.kernel ? plan.kernel->name : k_epilogue_only;
   return tg_succeed(h);
 }
 
@@ -179,6 +181,68 @@ static tg_status after_launch(tg_handle *h, const char *fn, const char *name, tg
   return TG_OK;
 }
 
+/* Workspace layout of a plan: [kernel scratch][repacked A][repacked B], each part aligned. */
+#define TG_WORKSPACE_ALIGN 256
+typedef struct repack_layout {
+  int64_t ld, batch_stride, batch; /* the copy's storage; batch 1 when broadcast */
+  size_t offset, bytes;
+} repack_layout;
+
+static size_t align_up(size_t x) { return (x + TG_WORKSPACE_ALIGN - 1) / TG_WORKSPACE_ALIGN * TG_WORKSPACE_ALIGN; }
+
+/* Storage of a repacked operand (rows × cols, `order`): rows padded to 16 bytes. */
+static repack_layout repack_plan(int64_t rows, int64_t cols, tg_order order, int64_t stride,
+                                 int64_t batch, size_t elem_bytes, size_t offset) {
+  repack_layout r;
+  const int64_t per_chunk = (int64_t)(16 / elem_bytes);
+  const int64_t inner = order == TG_ROW_MAJOR ? cols : rows, outer = order == TG_ROW_MAJOR ? rows : cols;
+  r.ld = (inner + per_chunk - 1) / per_chunk * per_chunk;
+  r.batch = stride == 0 ? 1 : batch;
+  r.batch_stride = stride == 0 ? 0 : r.ld * outer;
+  r.offset = offset;
+  r.bytes = align_up((size_t)(r.ld * outer * r.batch) * elem_bytes);
+  return r;
+}
+
+/* Enqueues the plan's repacks and its kernel (or the epilogue alone). */
+static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_problem *p,
+                          tg_stream stream) {
+  const tg_kernel *k = plan->kernel;
+  const char *name = k ? k->name : k_epilogue_only;
+  if (!k) return after_launch(h, fn, name, tg_ref_launch(p, stream));
+  tg_problem q = *p; /* as the kernel sees it */
+  tg_plan_apply(plan, &q);
+  const size_t ea = tg_dtype_size(p->a_type), eb = tg_dtype_size(p->b_type);
+  const size_t kernel_bytes = align_up(k->workspace ? k->workspace(&q) : 0);
+  repack_layout ra = repack_plan(p->m, p->k, q.a_order, p->batch_stride_a, p->batch, ea, kernel_bytes);
+  repack_layout rb = repack_plan(p->k, p->n, q.b_order, p->batch_stride_b, p->batch, eb,
+                                 kernel_bytes + (plan->repack_a ? ra.bytes : 0));
+  const size_t total = rb.offset + (plan->repack_b ? rb.bytes : 0);
+  tg_status s = ensure_workspace(h, fn, total);
+  if (s != TG_OK) return s;
+  q.workspace = h->workspace;
+  q.workspace_bytes = kernel_bytes;
+  if (plan->repack_a) {
+    tg_matrix_ref src = {p->a, p->a_order, p->lda, p->batch_stride_a};
+    tg_matrix_ref dst = {(char *)h->workspace + ra.offset, q.a_order, ra.ld, ra.batch_stride};
+    s = after_launch(h, fn, "repack A", tg_repack_launch(src, dst, p->m, p->k, ra.batch, (int)ea, stream));
+    if (s != TG_OK) return s;
+    q.a = dst.ptr;
+    q.lda = ra.ld;
+    q.batch_stride_a = ra.batch_stride;
+  }
+  if (plan->repack_b) {
+    tg_matrix_ref src = {p->b, p->b_order, p->ldb, p->batch_stride_b};
+    tg_matrix_ref dst = {(char *)h->workspace + rb.offset, q.b_order, rb.ld, rb.batch_stride};
+    s = after_launch(h, fn, "repack B", tg_repack_launch(src, dst, p->k, p->n, rb.batch, (int)eb, stream));
+    if (s != TG_OK) return s;
+    q.b = dst.ptr;
+    q.ldb = rb.ld;
+    q.batch_stride_b = rb.batch_stride;
+  }
+  return after_launch(h, fn, name, k->launch(&q, stream));
+}
+
 tg_status tg_matmul(tg_handle *h, const tg_gemm *g, const void *A, const void *B, const void *C,
                     void *D, tg_stream stream) {
   static const char fn[] = "tg_matmul";
@@ -189,20 +253,13 @@ tg_status tg_matmul(tg_handle *h, const tg_gemm *g, const void *A, const void *B
   if ((s = tg_validate_pointers(h, fn, g, &L, A, B, C, D)) != TG_OK) return s;
   tg_problem p;
   tg_problem_build(&p, g, &L, A, B, C, D, h->sm, h->sm_count);
-  const tg_kernel *k;
-  if ((s = choose(h, fn, g, &p, &k)) != TG_OK) return s;
+  tg_plan plan;
+  if ((s = choose(h, fn, g, &p, &plan)) != TG_OK) return s;
   if (h->device < 0)
     return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
   if ((s = enter_device(h, fn, &prev)) != TG_OK) return s;
-  if (k && k->workspace && (s = ensure_workspace(h, fn, k->workspace(&p))) == TG_OK) {
-    p.workspace = h->workspace;
-    p.workspace_bytes = h->workspace_bytes;
-  }
-  if (s == TG_OK) {
-    const char *name = k ? k->name : k_epilogue_only;
-    s = after_launch(h, fn, name, k ? k->launch(&p, stream) : tg_ref_launch(&p, stream));
-    if (s == TG_OK) h->last_kernel = name;
-  }
+  s = run_plan(h, fn, &plan, &p, stream);
+  if (s == TG_OK) h->last_kernel = plan.kernel ? plan.kernel->name : k_epilogue_only;
   leave_device(h, prev);
   return s == TG_OK ? tg_succeed(h) : s;
 }

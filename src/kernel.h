@@ -23,6 +23,9 @@ typedef tg_status (*tg_launch_fn)(const tg_problem *p, struct CUstream_st *strea
 /** Optional: device scratch bytes a problem needs (NULL = none). */
 typedef size_t (*tg_workspace_fn)(const tg_problem *p);
 
+/** Optional: the split-K factor the row uses for a problem (NULL = never splits). */
+typedef int (*tg_splits_fn)(const tg_problem *p);
+
 /** Optional extra constraint beyond the row's data; returns 0 if it can serve p, else writes
  *  a reason ("needs k % 8 == 0") into why and returns a tg_status. */
 typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t why_len);
@@ -54,8 +57,13 @@ typedef struct tg_kernel {
   int align_ab;            /* bytes A and B pointers, ld and strides must be multiples of */
   int align_cd;            /* the same for C and D */
   int tile_m, tile_n, tile_k;
+  int repack;              /* 1: the planner may first copy A or B into the workspace, K-major
+                              and 16-byte aligned, when their order or alignment does not fit */
+  int occupancy;           /* CTAs per SM (planner's wave estimate); 0 = 1 */
+  int efficiency;          /* relative throughput of a full wave, percent (planner); 0 = 100 */
   tg_launch_fn launch;
   tg_workspace_fn workspace;      /* may be NULL */
+  tg_splits_fn splits;            /* may be NULL */
   tg_extra_check_fn extra_check;  /* may be NULL */
 } tg_kernel;
 

@@ -1,0 +1,147 @@
+/*
+ * epilogue.cuh — the epilogue of every fast kernel, for one row segment of 8 consecutive
+ * outputs: v = alpha·acc (+ beta·C) (+ bias) → activation → round to D's type → store.
+ * C and D move as 16-byte vectors where their alignment allows and the segment is whole,
+ * element by element otherwise (unaligned leading dimensions, the N edge).
+ * All arithmetic is fp32, as the API documents; an int32 accumulator with exact_int is stored
+ * unchanged.
+ */
+#ifndef TG_EPILOGUE_CUH
+#define TG_EPILOGUE_CUH
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <stdint.h>
+
+#include "activation.cuh"
+#include "element.cuh"
+#include "problem.h"
+
+/* Outputs per epilogue segment: one 16-byte store of 16-bit data. */
+#define TG_EPILOGUE_VECTOR 8
+
+/* Bytes of a whole 8-element segment of dtype t, capped at 16: the alignment it needs. */
+__device__ __forceinline__ int thread_segment_alignment(tg_dtype t) {
+  return (t == TG_S8) ? 8 : 16;
+}
+
+/* Loads 8 consecutive elements of a C-like array as floats, as one or two vectors. */
+__device__ __forceinline__ void thread_load8_vector(const void *base, int64_t off, tg_dtype t,
+                                                    float (&v)[8]) {
+  if (t == TG_F32 || t == TG_S32) {
+    const uint4 *q = (const uint4 *)((const uint32_t *)base + off);
+    uint4 x = q[0], y = q[1];
+    uint32_t w[8] = {x.x, x.y, x.z, x.w, y.x, y.y, y.z, y.w};
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[i] = t == TG_F32 ? __uint_as_float(w[i]) : (float)(int32_t)w[i];
+  } else if (t == TG_F16 || t == TG_BF16) {
+    uint4 x = *(const uint4 *)((const uint16_t *)base + off);
+    uint32_t w[4] = {x.x, x.y, x.z, x.w};
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (t == TG_F16) {
+        __half2 h = *(const __half2 *)&w[i];
+        v[2 * i] = __low2float(h);
+        v[2 * i + 1] = __high2float(h);
+      } else {
+        __nv_bfloat162 h = *(const __nv_bfloat162 *)&w[i];
+        v[2 * i] = __low2float(h);
+        v[2 * i + 1] = __high2float(h);
+      }
+    }
+  } else { /* s8 */
+    uint2 x = *(const uint2 *)((const int8_t *)base + off);
+    uint32_t w[2] = {x.x, x.y};
+#pragma unroll
+    for (int i = 0; i < 8; ++i) v[i] = (float)(int8_t)(w[i / 4] >> (8 * (i % 4)));
+  }
+}
+
+/* Stores 8 floats, rounded to dtype t, as one or two vectors. */
+__device__ __forceinline__ void thread_store8_vector(void *base, int64_t off, tg_dtype t,
+                                                     const float (&v)[8]) {
+  if (t == TG_F32) {
+    float4 *q = (float4 *)((float *)base + off);
+    q[0] = make_float4(v[0], v[1], v[2], v[3]);
+    q[1] = make_float4(v[4], v[5], v[6], v[7]);
+  } else if (t == TG_S32) {
+    int4 *q = (int4 *)((int32_t *)base + off);
+    q[0] = make_int4(thread_float_to_s32_sat(v[0]), thread_float_to_s32_sat(v[1]),
+                     thread_float_to_s32_sat(v[2]), thread_float_to_s32_sat(v[3]));
+    q[1] = make_int4(thread_float_to_s32_sat(v[4]), thread_float_to_s32_sat(v[5]),
+                     thread_float_to_s32_sat(v[6]), thread_float_to_s32_sat(v[7]));
+  } else if (t == TG_F16 || t == TG_BF16) {
+    uint32_t w[4];
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      if (t == TG_F16) {
+        __half2 h = __floats2half2_rn(v[2 * i], v[2 * i + 1]);
+        w[i] = *(uint32_t *)&h;
+      } else {
+        __nv_bfloat162 h = __floats2bfloat162_rn(v[2 * i], v[2 * i + 1]);
+        w[i] = *(uint32_t *)&h;
+      }
+    }
+    *(uint4 *)((uint16_t *)base + off) = make_uint4(w[0], w[1], w[2], w[3]);
+  } else { /* s8 */
+    uint32_t w[2] = {0u, 0u};
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      int32_t r = thread_float_to_s32_sat(v[i]);
+      r = r < -128 ? -128 : (r > 127 ? 127 : r);
+      w[i / 4] |= (uint32_t)(r & 0xff) << (8 * (i % 4));
+    }
+    *(uint2 *)((int8_t *)base + off) = make_uint2(w[0], w[1]);
+  }
+}
+
+/* Applies the epilogue to the 8 accumulators of row `row`, columns col..col+7 (col % 8 == 0) of
+ * batch `bat` in the canonical frame, and stores the ones inside the matrix. */
+template <typename Acc>
+__device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int64_t bat,
+                                                       int64_t row, int64_t col,
+                                                       const Acc (&acc)[8]) {
+  if (row >= p.m || col >= p.n) return;
+  const int count = p.n - col < TG_EPILOGUE_VECTOR ? (int)(p.n - col) : TG_EPILOGUE_VECTOR;
+  const int64_t d_off = bat * p.batch_stride_d + row * p.ldd + col;
+  const bool whole = count == TG_EPILOGUE_VECTOR;
+  if (p.exact_int) { /* S32 output of the plain product: the accumulator itself */
+    int32_t *d = (int32_t *)p.d + d_off;
+#pragma unroll
+    for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
+      if (i < count) d[i] = (int32_t)acc[i];
+    return;
+  }
+  float v[TG_EPILOGUE_VECTOR];
+#pragma unroll
+  for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = p.alpha_f * (float)acc[i];
+  if (p.read_c) {
+    const int64_t c_off = bat * p.batch_stride_c + row * p.ldc + col;
+    float c[TG_EPILOGUE_VECTOR];
+    if (whole && p.align_c >= thread_segment_alignment(p.c_type)) {
+      thread_load8_vector(p.c, c_off, p.c_type, c);
+    } else {
+#pragma unroll
+      for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
+        c[i] = i < count ? thread_load_f32(p.c, c_off + i, p.c_type) : 0.0f;
+    }
+#pragma unroll
+    for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = fmaf(p.beta_f, c[i], v[i]);
+  }
+  if (p.has_bias) {
+#pragma unroll
+    for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
+      if (i < count) v[i] += thread_load_f32(p.bias, p.bias_along_m ? row : col + i, p.bias_type);
+  }
+#pragma unroll
+  for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = thread_activate_f32(v[i], p.act);
+  if (whole && p.align_d >= thread_segment_alignment(p.d_type)) {
+    thread_store8_vector(p.d, d_off, p.d_type, v);
+  } else {
+#pragma unroll
+    for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
+      if (i < count) thread_store_from_f32(p.d, d_off + i, p.d_type, v[i]);
+  }
+}
+
+#endif /* TG_EPILOGUE_CUH */

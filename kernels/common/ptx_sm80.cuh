@@ -1,0 +1,124 @@
+/*
+ * ptx_sm80.cuh — thin wrappers over the sm_80 instructions that tensor-core GEMMs are built
+ * from: cp.async (global → shared without a register round trip), ldmatrix (shared → the
+ * register fragments of mma), and mma.sync (warp-wide matrix multiply-accumulate).
+ *
+ * Every instruction here exists on sm_80 and later (sm_90a included). Each function names its
+ * hardware scope: thread_ functions act for the calling thread alone, warp_ functions must be
+ * called by all 32 lanes of a warp together (they are .sync.aligned).
+ *
+ * Fragment layouts (PTX ISA, "Matrix fragments for mma.m16n8k16"): with lane = 4*g + t
+ * (g = lane/4 in 0..7, t = lane%4),
+ *   A (16×16, row):  a[0] = A[g][2t..2t+1],   a[1] = A[g+8][2t..2t+1],
+ *                    a[2] = A[g][2t+8..2t+9], a[3] = A[g+8][2t+8..2t+9]
+ *   B (16×8, col):   b[0] = B[2t..2t+1][g],   b[1] = B[2t+8..2t+9][g]
+ *   C/D (16×8):      d[0..1] = D[g][2t..2t+1], d[2..3] = D[g+8][2t..2t+1]
+ * where two consecutive 16-bit elements share one 32-bit register (lower index in the low half).
+ */
+#ifndef TG_PTX_SM80_CUH
+#define TG_PTX_SM80_CUH
+
+#include <stdint.h>
+
+/* The 32-bit shared-state-space address of a generic pointer into shared memory. */
+__device__ __forceinline__ uint32_t thread_smem_address(const void *p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+/* Copies 16 bytes from global to shared memory asynchronously (bypassing L1: .cg). Only the
+ * first src_bytes (0..16) are read; the rest of the 16 destination bytes are zero-filled, which
+ * is how a tile's edge is predicated without a branch (src_bytes = 0 reads nothing). */
+__device__ __forceinline__ void thread_cp_async_16(uint32_t smem_addr, const void *gmem,
+                                                   int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_addr), "l"(gmem),
+               "r"(src_bytes)
+               : "memory");
+}
+
+/* Closes the group of cp.async issued by this thread since the previous commit. */
+__device__ __forceinline__ void thread_cp_async_commit() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+
+/* Waits until at most N of this thread's committed cp.async groups are still in flight. */
+template <int N>
+__device__ __forceinline__ void thread_cp_async_wait() {
+  static_assert(N >= 0, "cp.async.wait_group takes a non-negative group count");
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* Loads four 8×8 matrices of 16-bit elements from shared memory. Lanes 8i..8i+7 give the row
+ * addresses (16 contiguous bytes each) of matrix i; lane 4g+t receives row g, elements 2t..2t+1
+ * of matrix i in r[i]. */
+__device__ __forceinline__ void warp_ldmatrix_x4(uint32_t (&r)[4], uint32_t smem_addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_addr));
+}
+
+/* As warp_ldmatrix_x4, each 8×8 matrix transposed on the way (rows given, columns received). */
+__device__ __forceinline__ void warp_ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t smem_addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(smem_addr));
+}
+
+/* Two 8×8 matrices; lanes 0..15 give the row addresses (the others' are ignored but must be
+ * valid shared addresses). */
+__device__ __forceinline__ void warp_ldmatrix_x2(uint32_t (&r)[2], uint32_t smem_addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(smem_addr));
+}
+
+__device__ __forceinline__ void warp_ldmatrix_x2_trans(uint32_t (&r)[2], uint32_t smem_addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+               : "=r"(r[0]), "=r"(r[1])
+               : "r"(smem_addr));
+}
+
+/* d += A·B for a 16×8×16 tile: A row-major f16, B column-major f16, fp32 accumulators. */
+__device__ __forceinline__ void warp_mma_m16n8k16_f16(float (&d)[4], const uint32_t (&a)[4],
+                                                      const uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* The same with bf16 inputs. */
+__device__ __forceinline__ void warp_mma_m16n8k16_bf16(float (&d)[4], const uint32_t (&a)[4],
+                                                       const uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* d += A·B for a 16×8×8 tile of tf32 (fp32 registers whose low 13 mantissa bits are ignored).
+ * A: a[0] = A[g][t], a[1] = A[g+8][t], a[2] = A[g][t+4], a[3] = A[g+8][t+4];
+ * B: b[0] = B[t][g], b[1] = B[t+4][g]. */
+__device__ __forceinline__ void warp_mma_m16n8k8_tf32(float (&d)[4], const uint32_t (&a)[4],
+                                                      const uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+/* d += A·B for a 16×8×32 tile of int8 with exact int32 accumulation (wrapping, no saturation).
+ * A: a[0] = A[g][4t..4t+3], a[1] = A[g+8][4t..], a[2] = A[g][4t+16..], a[3] = A[g+8][4t+16..];
+ * B: b[0] = B[4t..4t+3][g], b[1] = B[4t+16..4t+19][g]. */
+__device__ __forceinline__ void warp_mma_m16n8k32_s8(int32_t (&d)[4], const uint32_t (&a)[4],
+                                                     const uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+      : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+#endif /* TG_PTX_SM80_CUH */

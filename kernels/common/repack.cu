@@ -1,0 +1,69 @@
+/*
+ * repack.cu — batched matrix copy with an optional transpose, through a 32×32 shared-memory
+ * tile so that both the reads and the writes walk their matrix's contiguous dimension.
+ */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "repack.h"
+
+namespace {
+
+constexpr int kTile = 32;
+constexpr int kRowsPerPass = 8; /* threads per tile column: a 32×8 block makes 4 passes */
+constexpr unsigned kMaxGridYZ = 65535;
+
+template <typename T>
+__global__ void __launch_bounds__(kTile * kRowsPerPass)
+    repack_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch) {
+  __shared__ T tile[kTile][kTile + 1]; /* +1: column reads hit 32 different banks */
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t c0 = (int64_t)blockIdx.x * kTile;
+  const int64_t row_tiles = (rows + kTile - 1) / kTile;
+  for (int64_t b = blockIdx.z; b < batch; b += gridDim.z)
+    for (int64_t rt = blockIdx.y; rt < row_tiles; rt += gridDim.y) {
+      const int64_t r0 = rt * kTile;
+      const T *s = (const T *)src.ptr + b * src.batch_stride;
+      T *d = (T *)dst.ptr + b * dst.batch_stride;
+      for (int j = ty; j < kTile; j += kRowsPerPass) {
+        /* Row-major source: lanes walk columns; column-major: lanes walk rows. */
+        const int64_t r = src.order == TG_ROW_MAJOR ? r0 + j : r0 + tx;
+        const int64_t c = src.order == TG_ROW_MAJOR ? c0 + tx : c0 + j;
+        if (r < rows && c < cols)
+          tile[r - r0][c - c0] = s[src.order == TG_ROW_MAJOR ? r * src.ld + c : c * src.ld + r];
+      }
+      __syncthreads();
+      for (int j = ty; j < kTile; j += kRowsPerPass) {
+        const int64_t r = dst.order == TG_ROW_MAJOR ? r0 + j : r0 + tx;
+        const int64_t c = dst.order == TG_ROW_MAJOR ? c0 + tx : c0 + j;
+        if (r < rows && c < cols)
+          d[dst.order == TG_ROW_MAJOR ? r * dst.ld + c : c * dst.ld + r] = tile[r - r0][c - c0];
+      }
+      __syncthreads();
+    }
+}
+
+template <typename T>
+void launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch,
+            cudaStream_t stream) {
+  const int64_t row_tiles = (rows + kTile - 1) / kTile;
+  dim3 grid((unsigned)((cols + kTile - 1) / kTile),
+            (unsigned)(row_tiles < kMaxGridYZ ? row_tiles : kMaxGridYZ),
+            (unsigned)(batch < kMaxGridYZ ? batch : kMaxGridYZ));
+  repack_kernel<T><<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(src, dst, rows, cols, batch);
+}
+
+}  // namespace
+
+extern "C" tg_status tg_repack_launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows,
+                                      int64_t cols, int64_t batch, int elem_bytes,
+                                      cudaStream_t stream) {
+  if (rows <= 0 || cols <= 0 || batch <= 0) return TG_OK;
+  if ((cols + kTile - 1) / kTile > 0x7fffffff) return TG_ERR_NOT_SUPPORTED;
+  switch (elem_bytes) {
+    case 1: launch<uint8_t>(src, dst, rows, cols, batch, stream); return TG_OK;
+    case 2: launch<uint16_t>(src, dst, rows, cols, batch, stream); return TG_OK;
+    case 4: launch<uint32_t>(src, dst, rows, cols, batch, stream); return TG_OK;
+  }
+  return TG_ERR_INTERNAL;
+}

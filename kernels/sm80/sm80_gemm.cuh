@@ -1,0 +1,265 @@
+/*
+ * sm80_gemm.cuh — the production mma.sync kernel (Ampere and later; on Hopper the path for
+ * what wgmma does not serve). Over the ladder's multistage kernel it adds:
+ *   - every input class with one mainloop: f16 and bf16 (K- or MN-major operands, ldmatrix or
+ *     ldmatrix.trans), tf32 (rounded with cvt.rna) and int8 (exact int32), K-major;
+ *   - tile shapes and warp layouts as compile-time parameters, several configs per type;
+ *   - a grouped tile order (GROUP_M rows of tiles sweep the columns together) so that the
+ *     A and B tiles in flight stay in L2;
+ *   - batches and split-K on the grid's y dimension: split s computes the k range
+ *     [s·k_split, (s+1)·k_split) and writes raw partial sums that sm80_splitk_reduce adds in a
+ *     fixed order (deterministic);
+ *   - the full epilogue (alpha, beta·C, bias, ReLU/GELU, any output type) through a
+ *     shared-memory staging tile, so each thread stores 8 consecutive outputs as one vector.
+ *
+ * Pipeline: STAGES shared-memory stages filled by 16-byte cp.async (zero-fill past the edges),
+ * kept STAGES-1 tiles ahead of the tensor cores; within a tile the fragments of k-step s+1 are
+ * loaded (ldmatrix) while the mma of k-step s runs.
+ */
+#ifndef TG_SM80_GEMM_CUH
+#define TG_SM80_GEMM_CUH
+
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "epilogue.cuh"
+#include "problem.h"
+#include "ptx_sm80.cuh"
+#include "sm80_smem_tile.cuh"
+#include "sm80_traits.cuh"
+
+/* Bytes of k staged per tile: one 128-byte swizzled row per m or n of a K-major operand. */
+#define TG_SM80_TILE_K_BYTES 128
+/* Rows of tiles that sweep the columns together (L2 reuse of B). */
+#define TG_SM80_GROUP_M 8
+/* fp32 words of padding per staging row: keeps the 8 rows a warp writes apart in banks. */
+#define TG_SM80_STAGE_PAD 4
+#define TG_MAX_GRID_Y 65535
+
+/* The k range of one split: split s of `splits` covers [k_begin, k_end). */
+struct Sm80Split {
+  int64_t k_begin, k_end;
+};
+
+template <class E, int BM, int BN, int WARPS_M, int WARPS_N, int STAGES, bool A_KMAJOR,
+          bool B_KMAJOR>
+struct Sm80Gemm {
+  static constexpr int kBM = BM, kBN = BN;
+  static constexpr int kThreads = WARPS_M * WARPS_N * 32;
+  static constexpr int kBK = TG_SM80_TILE_K_BYTES / E::kBytes;  /* k elements per tile */
+  static constexpr int kWarpM = BM / WARPS_M, kWarpN = BN / WARPS_N;
+  static constexpr int kMI = kWarpM / 16, kNI = kWarpN / 8;        /* mma tiles per warp */
+  static constexpr int kKSteps = TG_SM80_TILE_K_BYTES / TG_SM80_MMA_K_BYTES;
+  static constexpr int kTileABytes = BM * TG_SM80_TILE_K_BYTES;
+  static constexpr int kTileBBytes = BN * TG_SM80_TILE_K_BYTES;
+  static constexpr int kStageBytes = kTileABytes + kTileBBytes;
+  static constexpr int kStagingStride = BN + TG_SM80_STAGE_PAD;       /* 4-byte words */
+  static constexpr int kStagingBytes = BM * kStagingStride * 4;
+  static constexpr int kSmemBytes =
+      STAGES * kStageBytes > kStagingBytes ? STAGES * kStageBytes : kStagingBytes;
+  /* Chunks per row of MN-major tiles ([k][m] and [k][n]). */
+  static constexpr int kAMnChunks = BM * E::kBytes / TG_CHUNK_BYTES;
+  static constexpr int kBMnChunks = BN * E::kBytes / TG_CHUNK_BYTES;
+
+  static_assert(BM % (WARPS_M * 16) == 0, "a warp's m extent must be a multiple of 16");
+  static_assert(BN % (WARPS_N * 16) == 0, "a warp's n extent must be a multiple of 16 (ldmatrix.x4 loads two n8 tiles)");
+  static_assert(STAGES >= 2, "the pipeline needs at least two stages");
+  static_assert((A_KMAJOR && B_KMAJOR) || E::kMnMajorOk, "MN-major operands need 16-bit elements");
+  static_assert(A_KMAJOR || kAMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major A tile rows must be >= 128 bytes");
+  static_assert(B_KMAJOR || kBMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major B tile rows must be >= 128 bytes");
+  static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
+
+  typedef typename E::Acc Acc;
+
+  /* Stage the k-tile starting at k0 of batch pointers a, b into shared memory at `stage`. */
+  __device__ static void load_stage(const tg_problem &p, uint32_t stage, const char *a,
+                                    const char *b, int64_t m0, int64_t n0, int64_t k0,
+                                    int64_t k_end) {
+    if constexpr (A_KMAJOR) /* rows m, contiguous k */
+      block_load_tile<BM, TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES, kThreads, E::kBytes>(
+          stage, a, p.lda, m0, p.m, k0, k_end);
+    else /* rows k, contiguous m */
+      block_load_tile<kBK, kAMnChunks, kThreads, E::kBytes>(stage, a, p.lda, k0, k_end, m0, p.m);
+    if constexpr (B_KMAJOR) /* rows n, contiguous k */
+      block_load_tile<BN, TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES, kThreads, E::kBytes>(
+          stage + kTileABytes, b, p.ldb, n0, p.n, k0, k_end);
+    else /* rows k, contiguous n */
+      block_load_tile<kBK, kBMnChunks, kThreads, E::kBytes>(stage + kTileABytes, b, p.ldb, k0,
+                                                            k_end, n0, p.n);
+  }
+
+  /* Fragments of k-step ks for this warp: A for its kMI m-tiles, B for its kNI n-tiles. */
+  __device__ static void warp_load_fragments(uint32_t stage, int ks, int warp_m, int warp_n,
+                                             uint32_t (&fa)[kMI][4], uint32_t (&fb)[kNI][2]) {
+    const int lane = threadIdx.x & 31;
+    const uint32_t sa = stage, sb = stage + kTileABytes;
+#pragma unroll
+    for (int mi = 0; mi < kMI; ++mi) {
+      const int m_base = warp_m * kWarpM + mi * 16;
+      if constexpr (A_KMAJOR) {
+        const int row = m_base + (lane & 7) + 8 * ((lane >> 3) & 1);
+        warp_ldmatrix_x4(fa[mi], sa + thread_swizzled_offset(row, ks * 2 + (lane >> 4), 8));
+      } else {
+        const int mat = lane >> 3;
+        const int krow = ks * 16 + (lane & 7) + 8 * (mat >> 1);
+        warp_ldmatrix_x4_trans(fa[mi], sa + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
+      }
+#pragma unroll
+      for (int r = 0; r < 4; ++r) E::fix_fragment(fa[mi][r]);
+    }
+#pragma unroll
+    for (int nj = 0; nj < kNI / 2; ++nj) {
+      const int n_base = warp_n * kWarpN + nj * 16;
+      uint32_t r[4];
+      if constexpr (B_KMAJOR) {
+        const int row = n_base + (lane & 7) + 8 * (lane >> 4);
+        warp_ldmatrix_x4(r, sb + thread_swizzled_offset(row, ks * 2 + ((lane >> 3) & 1), 8));
+      } else {
+        const int mat = lane >> 3;
+        const int krow = ks * 16 + (lane & 7) + 8 * (mat & 1);
+        warp_ldmatrix_x4_trans(r, sb + thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
+      }
+#pragma unroll
+      for (int q = 0; q < 4; ++q) E::fix_fragment(r[q]);
+      fb[2 * nj][0] = r[0];
+      fb[2 * nj][1] = r[1];
+      fb[2 * nj + 1][0] = r[2];
+      fb[2 * nj + 1][1] = r[3];
+    }
+  }
+
+  /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
+  __device__ static void tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles, int64_t *tm,
+                                 int64_t *tn) {
+    const int64_t group = TG_SM80_GROUP_M * n_tiles;
+    const int64_t first_m = (id / group) * TG_SM80_GROUP_M;
+    const int64_t rows = m_tiles - first_m < TG_SM80_GROUP_M ? m_tiles - first_m : TG_SM80_GROUP_M;
+    *tm = first_m + (id % group) % rows;
+    *tn = (id % group) / rows;
+  }
+
+  /* One CTA: tile blockIdx.x, then (batch, split) pairs over the grid's y dimension. */
+  __device__ static void run(const tg_problem &p, int splits, int64_t k_split, Acc *partial) {
+    extern __shared__ __align__(128) unsigned char smem[];
+    const uint32_t smem_base = thread_smem_address(smem);
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
+    const int64_t m_tiles = (p.m + BM - 1) / BM, n_tiles = (p.n + BN - 1) / BN;
+    int64_t tm, tn;
+    tile_of(blockIdx.x, m_tiles, n_tiles, &tm, &tn);
+    const int64_t m0 = tm * BM, n0 = tn * BN;
+
+    for (int64_t z = blockIdx.y; z < p.batch * splits; z += gridDim.y) {
+      const int64_t bat = z / splits;
+      const int split = (int)(z % splits);
+      const int64_t k_begin = split * k_split;
+      const int64_t k_end = k_begin + k_split < p.k ? k_begin + k_split : p.k;
+      const char *a = (const char *)p.a + bat * p.batch_stride_a * E::kBytes;
+      const char *b = (const char *)p.b + bat * p.batch_stride_b * E::kBytes;
+      const int k_tiles = k_end > k_begin ? (int)((k_end - k_begin + kBK - 1) / kBK) : 0;
+
+      Acc acc[kMI][kNI][4];
+#pragma unroll
+      for (int mi = 0; mi < kMI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNI; ++ni)
+#pragma unroll
+          for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0;
+
+#pragma unroll
+      for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < k_tiles)
+          load_stage(p, smem_base + s * kStageBytes, a, b, m0, n0, k_begin + (int64_t)s * kBK, k_end);
+        thread_cp_async_commit();
+      }
+      for (int kt = 0; kt < k_tiles; ++kt) {
+        thread_cp_async_wait<STAGES - 2>();
+        __syncthreads(); /* tile kt has landed; stage (kt-1) % STAGES is free again */
+        const int next = kt + STAGES - 1;
+        if (next < k_tiles)
+          load_stage(p, smem_base + (next % STAGES) * kStageBytes, a, b, m0, n0,
+                     k_begin + (int64_t)next * kBK, k_end);
+        thread_cp_async_commit();
+
+        const uint32_t stage = smem_base + (kt % STAGES) * kStageBytes;
+        uint32_t fa[2][kMI][4], fb[2][kNI][2];
+        warp_load_fragments(stage, 0, warp_m, warp_n, fa[0], fb[0]);
+#pragma unroll
+        for (int ks = 0; ks < kKSteps; ++ks) {
+          if (ks + 1 < kKSteps)
+            warp_load_fragments(stage, ks + 1, warp_m, warp_n, fa[(ks + 1) & 1], fb[(ks + 1) & 1]);
+#pragma unroll
+          for (int mi = 0; mi < kMI; ++mi)
+#pragma unroll
+            for (int ni = 0; ni < kNI; ++ni) E::mma(acc[mi][ni], fa[ks & 1][mi], fb[ks & 1][ni]);
+        }
+      }
+      thread_cp_async_wait<0>();
+      __syncthreads(); /* every warp is done with the pipeline's shared memory */
+
+      /* Stage the accumulators: row-major BM × BN words. */
+      Acc *staging = (Acc *)smem;
+      const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+      for (int mi = 0; mi < kMI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNI; ++ni)
+#pragma unroll
+          for (int half = 0; half < 2; ++half) {
+            const int row = warp_m * kWarpM + mi * 16 + g + 8 * half;
+            const int col = warp_n * kWarpN + ni * 8 + 2 * t;
+            Acc *dst = staging + row * kStagingStride + col;
+            dst[0] = acc[mi][ni][2 * half];
+            dst[1] = acc[mi][ni][2 * half + 1];
+          }
+      __syncthreads();
+
+      /* Each thread takes segments of 8 consecutive outputs of a row. */
+      constexpr int kSegmentsPerRow = BN / TG_EPILOGUE_VECTOR;
+      for (int s = threadIdx.x; s < BM * kSegmentsPerRow; s += kThreads) {
+        const int r = s / kSegmentsPerRow, c = (s % kSegmentsPerRow) * TG_EPILOGUE_VECTOR;
+        const int64_t row = m0 + r, col = n0 + c;
+        if (row >= p.m || col >= p.n) continue;
+        Acc v[TG_EPILOGUE_VECTOR];
+#pragma unroll
+        for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = staging[r * kStagingStride + c + i];
+        if (splits == 1) {
+          thread_epilogue_store8(p, bat, row, col, v);
+        } else { /* raw partial sums: [split][batch][m][n] */
+          Acc *out = partial + ((split * p.batch + bat) * p.m + row) * p.n + col;
+#pragma unroll
+          for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
+            if (col + i < p.n) out[i] = v[i];
+        }
+      }
+      __syncthreads(); /* staging is reused as pipeline memory by the next (batch, split) */
+    }
+  }
+};
+
+template <class Kernel>
+__global__ void __launch_bounds__(Kernel::kThreads)
+    sm80_gemm_kernel(const tg_problem p, int splits, int64_t k_split, typename Kernel::Acc *partial) {
+  Kernel::run(p, splits, k_split, partial);
+}
+
+/* Launches one instantiation: grid x = output tiles, y = batch × splits (strided when larger
+ * than the grid allows). */
+template <class Kernel>
+tg_status sm80_launch_config(const tg_problem *p, int splits, int64_t k_split,
+                             typename Kernel::Acc *partial, cudaStream_t stream) {
+  static bool attribute_set = false; /* idempotent: a race only repeats the call */
+  if (!attribute_set) {
+    if (cudaFuncSetAttribute(sm80_gemm_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             Kernel::kSmemBytes) != cudaSuccess)
+      return TG_ERR_CUDA;
+    attribute_set = true;
+  }
+  const int64_t tiles = ((p->m + Kernel::kBM - 1) / Kernel::kBM) * ((p->n + Kernel::kBN - 1) / Kernel::kBN);
+  const int64_t zs = p->batch * splits;
+  dim3 grid((unsigned)tiles, (unsigned)(zs < TG_MAX_GRID_Y ? zs : TG_MAX_GRID_Y));
+  sm80_gemm_kernel<Kernel><<<grid, Kernel::kThreads, Kernel::kSmemBytes, stream>>>(*p, splits, k_split, partial);
+  return TG_OK;
+}
+
+#endif /* TG_SM80_GEMM_CUH */

@@ -1,0 +1,62 @@
+/*
+ * sm80_traits.cuh — what the sm80 mainloop needs to know about an input type: bytes per
+ * element, the k depth of one mma.sync, the accumulator type, the instruction itself, and the
+ * fix-up of a fragment after ldmatrix (tf32 rounding). Every type's mma consumes exactly two
+ * 16-byte chunks of k per row (16 × f16/bf16, 8 × tf32, 32 × s8), so one ldmatrix addressing
+ * scheme serves all of them for K-major operands.
+ */
+#ifndef TG_SM80_TRAITS_CUH
+#define TG_SM80_TRAITS_CUH
+
+#include <stdint.h>
+
+#include "ptx_sm80.cuh"
+
+/* Bytes of k one mma consumes per row: two 16-byte chunks, for every type. */
+#define TG_SM80_MMA_K_BYTES 32
+
+struct Sm80F16 {
+  static constexpr int kBytes = 2;
+  static constexpr bool kMnMajorOk = true; /* ldmatrix.trans moves 16-bit elements */
+  typedef float Acc;
+  __device__ static void mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    warp_mma_m16n8k16_f16(d, a, b);
+  }
+  __device__ static void fix_fragment(uint32_t &) {}
+};
+
+struct Sm80BF16 {
+  static constexpr int kBytes = 2;
+  static constexpr bool kMnMajorOk = true;
+  typedef float Acc;
+  __device__ static void mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    warp_mma_m16n8k16_bf16(d, a, b);
+  }
+  __device__ static void fix_fragment(uint32_t &) {}
+};
+
+/* fp32 data multiplied as tf32: each fragment register is rounded to nearest (ties away), as
+ * cvt.rna.tf32.f32 does, instead of letting the tensor core truncate. */
+struct Sm80TF32 {
+  static constexpr int kBytes = 4;
+  static constexpr bool kMnMajorOk = false; /* 32-bit elements: operands come K-major */
+  typedef float Acc;
+  __device__ static void mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    warp_mma_m16n8k8_tf32(d, a, b);
+  }
+  __device__ static void fix_fragment(uint32_t &r) {
+    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(r)));
+  }
+};
+
+struct Sm80S8 {
+  static constexpr int kBytes = 1;
+  static constexpr bool kMnMajorOk = false; /* 8-bit elements: operands come K-major */
+  typedef int32_t Acc;
+  __device__ static void mma(int32_t (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
+    warp_mma_m16n8k32_s8(d, a, b);
+  }
+  __device__ static void fix_fragment(uint32_t &) {}
+};
+
+#endif /* TG_SM80_TRAITS_CUH */
