@@ -7,6 +7,7 @@
 # Environment: OUT (log folder, default ./out), BUILD (build folder, default build-gpu),
 #   SANITIZE_TOOLS (default "memcheck initcheck racecheck synccheck"),
 #   SANITIZE_RUNS (';'-separated test commands; default grid --quick, features, fuzz --cases 60),
+#   CMAKE_ARGS (extra configure arguments, e.g. -DTILEGEMM_FAMILIES=...),
 #   BENCH_ARGS (a file of `tilegemm bench` argument lines; default bench/suite_default.txt).
 set -u
 OUT=${OUT:-$PWD/out}
@@ -20,7 +21,8 @@ has() { for s in "${stages[@]}"; do [ "$s" = "$1" ] && return 0; done; return 1;
 
 if has build; then
   start=$(date +%s)
-  if cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
+  # shellcheck disable=SC2086
+  if cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-} >"$OUT/configure.log" 2>&1 &&
      cmake --build "$BUILD" -j16 >"$OUT/build.log" 2>&1; then
     note "build: ok in $(( $(date +%s) - start )) s"
   else
