@@ -9,7 +9,7 @@
 
 
 /* Largest m, n, k or batch any kernel indexes with 32-bit grid/tile counters. */
-#define TG_MAX_DIM 0x7fffffffLL
+#define TG_MAX_DIM (0x7fffffffLL - 0xffffLL)
 
 /* The families, in listing order: declarations and TG_FAMILY_TABLE, generated at configure
  * time from each family's sources.cmake. */
@@ -78,7 +78,7 @@ tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why
     return TG_ERR_NOT_SUPPORTED;
   }
   if (p->m > TG_MAX_DIM || p->n > TG_MAX_DIM || p->k > TG_MAX_DIM || p->batch > TG_MAX_DIM) {
-    snprintf(why, n, "kernel '%s' takes m, n, k and batch up to 2^31-1", k->name);
+    snprintf(why, n, "kernel '%s' takes m, n, k and batch up to 2^31 - 2^16", k->name);
     return TG_ERR_NOT_SUPPORTED;
   }
   if (p->align_a < k->align_ab || p->align_b < k->align_ab) {

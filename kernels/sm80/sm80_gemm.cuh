@@ -42,9 +42,10 @@ struct Sm80Split {
 };
 
 template <class E, int BM, int BN, int WARPS_M, int WARPS_N, int STAGES, bool A_KMAJOR,
-          bool B_KMAJOR>
+          bool B_KMAJOR, int MIN_CTAS = 1>
 struct Sm80Gemm {
   static constexpr int kBM = BM, kBN = BN;
+  static constexpr int kMinCtas = MIN_CTAS; /* CTAs per SM the register budget must allow */
   static constexpr int kThreads = WARPS_M * WARPS_N * 32;
   static constexpr int kBK = TG_SM80_TILE_K_BYTES / E::kBytes;  /* k elements per tile */
   static constexpr int kWarpM = BM / WARPS_M, kWarpN = BN / WARPS_N;
@@ -71,21 +72,40 @@ struct Sm80Gemm {
 
   typedef typename E::Acc Acc;
 
-  /* Stage the k-tile starting at k0 of batch pointers a, b into shared memory at `stage`. */
-  __device__ static void load_stage(const tg_problem &p, uint32_t stage, const char *a,
-                                    const char *b, int64_t m0, int64_t n0, int64_t k0,
+  /* Per-thread loaders of the A and B tiles. */
+  typedef BlockTileLoader<A_KMAJOR ? BM : kBK, A_KMAJOR ? TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES : kAMnChunks,
+                          kThreads, E::kBytes>
+      LoaderA;
+  typedef BlockTileLoader<B_KMAJOR ? BN : kBK, B_KMAJOR ? TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES : kBMnChunks,
+                          kThreads, E::kBytes>
+      LoaderB;
+
+  /* Sets the loaders on the first k-tile (k_begin) of output tile (m0, n0). */
+  __device__ static void init_loaders(const tg_problem &p, LoaderA &la, LoaderB &lb, const char *a,
+                                      const char *b, int64_t m0, int64_t n0, int64_t k_begin) {
+    if constexpr (A_KMAJOR) la.init(a, p.lda, m0, k_begin); /* rows m, contiguous k */
+    else la.init(a, p.lda, k_begin, m0);                    /* rows k, contiguous m */
+    if constexpr (B_KMAJOR) lb.init(b, p.ldb, n0, k_begin); /* rows n, contiguous k */
+    else lb.init(b, p.ldb, k_begin, n0);                    /* rows k, contiguous n */
+  }
+
+  /* Issues the current k-tile into `stage` and moves both loaders to the next one. */
+  __device__ static void load_stage(const tg_problem &p, uint32_t stage, LoaderA &la, LoaderB &lb,
                                     int64_t k_end) {
-    if constexpr (A_KMAJOR) /* rows m, contiguous k */
-      block_load_tile<BM, TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES, kThreads, E::kBytes>(
-          stage, a, p.lda, m0, p.m, k0, k_end);
-    else /* rows k, contiguous m */
-      block_load_tile<kBK, kAMnChunks, kThreads, E::kBytes>(stage, a, p.lda, k0, k_end, m0, p.m);
-    if constexpr (B_KMAJOR) /* rows n, contiguous k */
-      block_load_tile<BN, TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES, kThreads, E::kBytes>(
-          stage + kTileABytes, b, p.ldb, n0, p.n, k0, k_end);
-    else /* rows k, contiguous n */
-      block_load_tile<kBK, kBMnChunks, kThreads, E::kBytes>(stage + kTileABytes, b, p.ldb, k0,
-                                                            k_end, n0, p.n);
+    if constexpr (A_KMAJOR) {
+      la.load(stage, (int)p.m, (int)k_end, p.a);
+      la.advance_cols(kBK);
+    } else {
+      la.load(stage, (int)k_end, (int)p.m, p.a);
+      la.advance_rows(kBK);
+    }
+    if constexpr (B_KMAJOR) {
+      lb.load(stage + kTileABytes, (int)p.n, (int)k_end, p.b);
+      lb.advance_cols(kBK);
+    } else {
+      lb.load(stage + kTileABytes, (int)k_end, (int)p.n, p.b);
+      lb.advance_rows(kBK);
+    }
   }
 
   /* Fragments of k-step ks for this warp: A for its kMI m-tiles, B for its kNI n-tiles. */
@@ -166,28 +186,42 @@ struct Sm80Gemm {
 #pragma unroll
           for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0;
 
+      LoaderA la;
+      LoaderB lb;
+      init_loaders(p, la, lb, a, b, m0, n0, k_begin);
 #pragma unroll
       for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < k_tiles)
-          load_stage(p, smem_base + s * kStageBytes, a, b, m0, n0, k_begin + (int64_t)s * kBK, k_end);
+        if (s < k_tiles) load_stage(p, smem_base + s * kStageBytes, la, lb, k_end);
         thread_cp_async_commit();
       }
-      for (int kt = 0; kt < k_tiles; ++kt) {
-        thread_cp_async_wait<STAGES - 2>();
-        __syncthreads(); /* tile kt has landed; stage (kt-1) % STAGES is free again */
-        const int next = kt + STAGES - 1;
-        if (next < k_tiles)
-          load_stage(p, smem_base + (next % STAGES) * kStageBytes, a, b, m0, n0,
-                     k_begin + (int64_t)next * kBK, k_end);
-        thread_cp_async_commit();
+      thread_cp_async_wait<STAGES - 2>();
+      __syncthreads(); /* tile 0 has landed */
 
+      /* Fragments double-buffered over k-steps; the pipeline advances (wait + barrier) just before
+       * the last k-step of a tile, so the first fragments of the next tile are already loading
+       * while the last mma of this one run, and the tensor cores never wait at a tile boundary. */
+      uint32_t fa[2][kMI][4], fb[2][kNI][2];
+      if (k_tiles > 0) warp_load_fragments(smem_base, 0, warp_m, warp_n, fa[0], fb[0]);
+      for (int kt = 0; kt < k_tiles; ++kt) {
         const uint32_t stage = smem_base + (kt % STAGES) * kStageBytes;
-        uint32_t fa[2][kMI][4], fb[2][kNI][2];
-        warp_load_fragments(stage, 0, warp_m, warp_n, fa[0], fb[0]);
+        const uint32_t next_stage = smem_base + ((kt + 1) % STAGES) * kStageBytes;
 #pragma unroll
         for (int ks = 0; ks < kKSteps; ++ks) {
+          if (ks == kKSteps - 1) {
+            thread_cp_async_wait<STAGES - 2>();
+            __syncthreads(); /* tile kt+1 has landed; nobody reads stage kt any more */
+          }
+          /* Fragments of the next k-step: this tile's, or the first of the next tile. */
           if (ks + 1 < kKSteps)
             warp_load_fragments(stage, ks + 1, warp_m, warp_n, fa[(ks + 1) & 1], fb[(ks + 1) & 1]);
+          else if (kt + 1 < k_tiles)
+            warp_load_fragments(next_stage, 0, warp_m, warp_n, fa[(ks + 1) & 1], fb[(ks + 1) & 1]);
+          if (ks == 0) {
+            /* Refill the stage freed at the previous tile's barrier with tile kt + STAGES - 1. */
+            const int next = kt + STAGES - 1;
+            if (next < k_tiles) load_stage(p, smem_base + (next % STAGES) * kStageBytes, la, lb, k_end);
+            thread_cp_async_commit();
+          }
 #pragma unroll
           for (int mi = 0; mi < kMI; ++mi)
 #pragma unroll
@@ -238,7 +272,7 @@ struct Sm80Gemm {
 };
 
 template <class Kernel>
-__global__ void __launch_bounds__(Kernel::kThreads)
+__global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinCtas)
     sm80_gemm_kernel(const tg_problem p, int splits, int64_t k_split, typename Kernel::Acc *partial) {
   Kernel::run(p, splits, k_split, partial);
 }

@@ -36,7 +36,7 @@ static inline size_t sm80_partial_bytes(const tg_problem *p, int splits) {
 }
 
 /* Runs config (BM, BN, warps, stages) of element class E with the orders of p. */
-template <class E, int BM, int BN, int WM, int WN, int ST>
+template <class E, int BM, int BN, int WM, int WN, int ST, int MIN_CTAS>
 tg_status sm80_launch_orders(const tg_problem *p, int splits, cudaStream_t stream) {
   typedef typename E::Acc Acc;
   constexpr int kBK = TG_SM80_TILE_K_BYTES / E::kBytes;
@@ -47,31 +47,31 @@ tg_status sm80_launch_orders(const tg_problem *p, int splits, cudaStream_t strea
    * below instantiate the K-major kernel again instead of an invalid one. */
   tg_status s;
   if (ak && bk) {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, true> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, true, MIN_CTAS> >(p, splits, k_split, partial, stream);
   } else if (!E::kMnMajorOk) {
     return TG_ERR_INTERNAL; /* the registry row only accepts K-major operands */
   } else if (ak) {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, !E::kMnMajorOk> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, !E::kMnMajorOk, MIN_CTAS> >(p, splits, k_split, partial, stream);
   } else if (bk) {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, true> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, true, MIN_CTAS> >(p, splits, k_split, partial, stream);
   } else {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, !E::kMnMajorOk> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, !E::kMnMajorOk, MIN_CTAS> >(p, splits, k_split, partial, stream);
   }
   if (s == TG_OK && splits > 1) s = tg_sm80_splitk_reduce(p, splits, partial, stream);
   return s;
 }
 
 /* Dispatch on the input class of a row that serves several (f16 and bf16). */
-template <int BM, int BN, int WM, int WN, int ST>
+template <int BM, int BN, int WM, int WN, int ST, int MIN_CTAS = 1>
 tg_status sm80_launch_16bit(const tg_problem *p, int splits, cudaStream_t stream) {
-  if (p->input == TG_IN_F16) return sm80_launch_orders<Sm80F16, BM, BN, WM, WN, ST>(p, splits, stream);
-  if (p->input == TG_IN_BF16) return sm80_launch_orders<Sm80BF16, BM, BN, WM, WN, ST>(p, splits, stream);
+  if (p->input == TG_IN_F16) return sm80_launch_orders<Sm80F16, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
+  if (p->input == TG_IN_BF16) return sm80_launch_orders<Sm80BF16, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
   return TG_ERR_INTERNAL;
 }
 
-template <class E, int BM, int BN, int WM, int WN, int ST>
+template <class E, int BM, int BN, int WM, int WN, int ST, int MIN_CTAS = 1>
 tg_status sm80_launch_one_type(const tg_problem *p, int splits, cudaStream_t stream) {
-  return sm80_launch_orders<E, BM, BN, WM, WN, ST>(p, splits, stream);
+  return sm80_launch_orders<E, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
 }
 
 /* A registry row: its launcher (split-K rows choose a split factor, others never split) and

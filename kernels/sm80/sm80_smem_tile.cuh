@@ -26,34 +26,68 @@ __device__ __forceinline__ uint32_t thread_swizzled_offset(int row, int chunk, i
 
 /* Clamps the bytes of a 16-byte chunk that lie inside the matrix: `left` elements remain
  * before the edge along the contiguous dimension. */
-__device__ __forceinline__ int thread_chunk_bytes(int64_t left, int elem_bytes) {
+__device__ __forceinline__ int thread_chunk_bytes(int left, int elem_bytes) {
   if (left <= 0) return 0;
-  int64_t b = left * elem_bytes;
-  return b < TG_CHUNK_BYTES ? (int)b : TG_CHUNK_BYTES;
+  return left * elem_bytes < TG_CHUNK_BYTES ? left * elem_bytes : TG_CHUNK_BYTES;
 }
 
-/* Copies a tile of `kRows` rows × `kRowChunks` chunks from global memory, where row r starts at
- * element (row0 + r) * ld + col0 of `base` (elements of kElemBytes), the matrix has `rows`
- * rows and `cols` columns along the contiguous dimension. Issued by all kThreads threads;
- * consecutive threads take consecutive chunks of a row, so each warp reads whole 128-byte
- * lines. */
+/* One thread's share of filling a tile of kRows × kRowChunks 16-byte chunks from a matrix in
+ * global memory, where tile row r is matrix row row0 + r (stride ld elements) and the chunks
+ * run along the contiguous dimension from col0. Consecutive threads take consecutive chunks of a
+ * row, so a warp reads whole 128-byte lines. A thread keeps the same chunk column for all its
+ * rows (kThreads is a multiple of kRowChunks), and its rows are kRowStep apart, a multiple of 8,
+ * so they share one swizzle: all addresses are set up once and advanced per k-tile with one add.
+ */
 template <int kRows, int kRowChunks, int kThreads, int kElemBytes>
-__device__ __forceinline__ void block_load_tile(uint32_t smem, const char *base, int64_t ld,
-                                                int64_t row0, int64_t rows, int64_t col0,
-                                                int64_t cols) {
+struct BlockTileLoader {
+  static constexpr int kPerThread = kRows * kRowChunks / kThreads;
+  static constexpr int kRowStep = kThreads / kRowChunks;
+  static constexpr int kElemsPerChunk = TG_CHUNK_BYTES / kElemBytes;
+  static constexpr uint32_t kSmemRowStep = kRowStep * kRowChunks * TG_CHUNK_BYTES;
   static_assert(kRowChunks % TG_SWIZZLE_ROWS == 0, "tile rows must hold a multiple of 8 chunks");
-  static_assert((kRows * kRowChunks) % kThreads == 0, "tile chunks must split evenly over threads");
-  constexpr int kElemsPerChunk = TG_CHUNK_BYTES / kElemBytes;
-  const int tid = threadIdx.x;
-#pragma unroll
-  for (int i = 0; i < kRows * kRowChunks / kThreads; ++i) {
-    const int idx = tid + i * kThreads;
-    const int r = idx / kRowChunks, c = idx % kRowChunks;
-    const int64_t grow = row0 + r, gcol = col0 + (int64_t)c * kElemsPerChunk;
-    const int bytes = grow < rows ? thread_chunk_bytes(cols - gcol, kElemBytes) : 0;
-    const char *src = bytes ? base + (grow * ld + gcol) * kElemBytes : base;
-    thread_cp_async_16(smem + thread_swizzled_offset(r, c, kRowChunks), src, bytes);
+  static_assert(kThreads % kRowChunks == 0, "a thread must keep one chunk column");
+  static_assert(kRowStep % TG_SWIZZLE_ROWS == 0, "a thread's rows must share one swizzle phase");
+  static_assert(kRows % kRowStep == 0, "tile rows must split evenly over the threads");
+
+  const char *ptr;     /* the thread's first chunk in the current tile */
+  int64_t row_bytes;   /* bytes between matrix rows (ld × element size) */
+  int row, col;        /* matrix row of the thread's first chunk, and its column (the
+                          registry keeps every extent below 2^31 - 2^16) */
+  uint32_t smem_off;   /* swizzled offset of the thread's first chunk in a stage */
+
+  __device__ __forceinline__ void init(const char *matrix, int64_t ld, int64_t row0, int64_t col0) {
+    const int c = threadIdx.x % kRowChunks, r = threadIdx.x / kRowChunks;
+    row_bytes = ld * kElemBytes;
+    row = (int)row0 + r;
+    col = (int)col0 + c * kElemsPerChunk;
+    ptr = matrix + (int64_t)row * row_bytes + (int64_t)col * kElemBytes;
+    smem_off = thread_swizzled_offset(r, c, kRowChunks);
   }
-}
+
+  /* Issues the thread's cp.async for the current tile; rows at or past rows_end and columns at
+   * or past cols_end are zero-filled. `fallback` is any valid global address: zero-filled chunks
+   * read nothing, but their address stays inside the allocation. */
+  __device__ __forceinline__ void load(uint32_t stage, int rows_end, int cols_end,
+                                       const void *fallback) const {
+    const int bytes = thread_chunk_bytes(cols_end - col, kElemBytes);
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j) {
+      const int b = row + j * kRowStep < rows_end ? bytes : 0;
+      thread_cp_async_16(stage + smem_off + j * kSmemRowStep,
+                         b ? ptr + j * kRowStep * row_bytes : fallback, b);
+    }
+  }
+
+  /* Moves to the next tile along the contiguous dimension (K-major operands)... */
+  __device__ __forceinline__ void advance_cols(int cols) {
+    col += cols;
+    ptr += cols * kElemBytes;
+  }
+  /* ... or along the rows (MN-major operands, whose rows are k). */
+  __device__ __forceinline__ void advance_rows(int rows) {
+    row += rows;
+    ptr += rows * row_bytes;
+  }
+};
 
 #endif /* TG_SM80_SMEM_TILE_CUH */
