@@ -35,7 +35,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu 
 
 if has tests; then
   start=$(date +%s)
-  ctest --test-dir "$BUILD" -L gpu -V >"$OUT/ctest_gpu.log" 2>&1
+  ctest --test-dir "$BUILD" -L gpu -V --timeout ${TEST_TIMEOUT:-240} >"$OUT/ctest_gpu.log" 2>&1
   rc=$?
   grep -E "tests passed|tests failed|Passed|Failed|Skipped" "$OUT/ctest_gpu.log" | tail -8
   grep -hE "^[0-9]+: (grid|features|fuzz|family|tile edges|FAIL)|checks,|repro" "$OUT/ctest_gpu.log" | head -60
@@ -69,7 +69,7 @@ if has bench; then
   while IFS= read -r line; do
     case "$line" in ''|'#'*) continue ;; esac
     # shellcheck disable=SC2086
-    "$BUILD/tilegemm" bench $line --csv >"$OUT/bench_row.txt" 2>"$OUT/bench_err.txt"
+    timeout 120 "$BUILD/tilegemm" bench $line --csv >"$OUT/bench_row.txt" 2>"$OUT/bench_err.txt"
     rc=$?
     if [ $first = 1 ]; then head -1 "$OUT/bench_row.txt" >>"$OUT/bench.csv"; first=0; fi
     tail -n +2 "$OUT/bench_row.txt" >>"$OUT/bench.csv"

@@ -144,4 +144,43 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
   }
 }
 
+/* The same epilogue for two consecutive outputs (col, col+1), as wgmma and mma.sync
+ * accumulators hold them; the pair is stored as one 4- or 8-byte vector when D allows. */
+__device__ __forceinline__ void thread_epilogue_store2(const tg_problem &p, int64_t bat,
+                                                       int64_t row, int64_t col, float a0,
+                                                       float a1) {
+  if (row >= p.m || col >= p.n) return;
+  const bool both = col + 1 < p.n;
+  const int64_t d_off = bat * p.batch_stride_d + row * p.ldd + col;
+  float v[2] = {p.alpha_f * a0, p.alpha_f * a1};
+  if (p.read_c) {
+    const int64_t c_off = bat * p.batch_stride_c + row * p.ldc + col;
+    v[0] = fmaf(p.beta_f, thread_load_f32(p.c, c_off, p.c_type), v[0]);
+    if (both) v[1] = fmaf(p.beta_f, thread_load_f32(p.c, c_off + 1, p.c_type), v[1]);
+  }
+  if (p.has_bias) {
+    v[0] += thread_load_f32(p.bias, p.bias_along_m ? row : col, p.bias_type);
+    if (both) v[1] += thread_load_f32(p.bias, p.bias_along_m ? row : col + 1, p.bias_type);
+  }
+  v[0] = thread_activate_f32(v[0], p.act);
+  v[1] = thread_activate_f32(v[1], p.act);
+  /* A pair starts at an even column: with D aligned to its size, the pair vector is aligned. */
+  if (both && (col & 1) == 0) {
+    if (p.d_type == TG_BF16 && p.align_d >= 4) {
+      *(__nv_bfloat162 *)((__nv_bfloat16 *)p.d + d_off) = __floats2bfloat162_rn(v[0], v[1]);
+      return;
+    }
+    if (p.d_type == TG_F16 && p.align_d >= 4) {
+      *(__half2 *)((__half *)p.d + d_off) = __floats2half2_rn(v[0], v[1]);
+      return;
+    }
+    if (p.d_type == TG_F32 && p.align_d >= 8) {
+      *(float2 *)((float *)p.d + d_off) = make_float2(v[0], v[1]);
+      return;
+    }
+  }
+  thread_store_from_f32(p.d, d_off, p.d_type, v[0]);
+  if (both) thread_store_from_f32(p.d, d_off + 1, p.d_type, v[1]);
+}
+
 #endif /* TG_EPILOGUE_CUH */

@@ -1,0 +1,127 @@
+/*
+ * ptx_sm90.cuh — the Hopper instructions the sm90 family is built from, one thin wrapper each:
+ * mbarrier (transaction-counted barriers in shared memory), TMA (cp.async.bulk.tensor: a tile
+ * copied by the copy engine, completing on an mbarrier), wgmma fences and groups, setmaxnreg,
+ * named barriers, and the shared-memory matrix descriptor of wgmma. The scope is in each name:
+ * thread_ acts for the calling thread, warpgroup_ must be executed by all 128 threads of a
+ * warpgroup together, block_ by the threads named in the call.
+ * wgmma itself is in wgmma_shapes.cuh.
+ */
+#ifndef TG_PTX_SM90_CUH
+#define TG_PTX_SM90_CUH
+
+#include <stdint.h>
+
+/* ---- mbarrier ----------------------------------------------------------------------------- */
+
+/* Initializes a barrier expecting `count` arrivals per phase. */
+__device__ __forceinline__ void thread_mbarrier_init(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+
+/* Makes barrier initializations visible to the async proxy (TMA) and the other threads. */
+__device__ __forceinline__ void thread_fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+
+/* Arrives once and adds `bytes` to the transactions this phase waits for (TMA's arrival). */
+__device__ __forceinline__ void thread_mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+
+/* Arrives once. */
+__device__ __forceinline__ void thread_mbarrier_arrive(uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+
+/* Waits until the phase of parity `parity` has completed. */
+__device__ __forceinline__ void thread_mbarrier_wait(uint32_t bar, uint32_t parity) {
+  asm volatile(
+      "{\n"
+      ".reg .pred done;\n"
+      "wait_%=:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait_%=;\n"
+      "}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+
+/* ---- TMA ---------------------------------------------------------------------------------- */
+
+/* Copies the box at coordinates (c0, c1, c2) of a 3-D tensor map into shared memory; the copy
+ * engine signals `bar` with the bytes it wrote. Out-of-bounds elements are filled with zeros. */
+__device__ __forceinline__ void thread_tma_load_3d(uint32_t smem, const void *tensor_map,
+                                                   uint32_t bar, int c0, int c1, int c2) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(smem),
+      "l"(tensor_map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
+/* Starts fetching a tensor map into the constant cache before its first use. */
+__device__ __forceinline__ void thread_tma_prefetch_descriptor(const void *tensor_map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");
+}
+
+/* ---- wgmma bookkeeping -------------------------------------------------------------------- */
+
+/* Orders register and shared-memory accesses before the next wgmma (required before the first
+ * wgmma that reads or writes accumulators other code touched). */
+__device__ __forceinline__ void warpgroup_fence() {
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+}
+
+/* Closes the group of wgmma issued since the last commit. */
+__device__ __forceinline__ void warpgroup_commit() {
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+}
+
+/* Waits until at most N committed wgmma groups are pending. */
+template <int N>
+__device__ __forceinline__ void warpgroup_wait() {
+  static_assert(N >= 0 && N <= 7, "wgmma.wait_group takes 0..7");
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
+}
+
+/* Keeps the compiler from moving accumulator accesses across a wgmma in flight. */
+template <int N>
+__device__ __forceinline__ void thread_fence_registers(float (&r)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
+}
+
+/* ---- registers and barriers ---------------------------------------------------------------- */
+
+/* Raise (consumers) or lower (producer) this warpgroup's register budget. */
+template <int N>
+__device__ __forceinline__ void warpgroup_setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+template <int N>
+__device__ __forceinline__ void warpgroup_setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(N));
+}
+
+/* Barrier `id` (1..15; 0 is __syncthreads) among `threads` threads of the block. */
+__device__ __forceinline__ void block_named_barrier(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
+/* ---- shared-memory matrix descriptors ------------------------------------------------------ */
+
+/* Swizzle mode field (bits 62-63) of the 128-byte swizzle that TMA's SWIZZLE_128B produces. */
+#define TG_WGMMA_SWIZZLE_128B (1ull << 62)
+
+/* Descriptor of a tile in 128-byte-swizzled shared memory: start address, leading byte offset
+ * (between 64-element blocks along M/N, MN-major tiles only) and stride byte offset (between
+ * groups of 8 rows), all encoded >> 4. The tile must start 1024-byte aligned. */
+__device__ __forceinline__ uint64_t thread_wgmma_descriptor(uint32_t smem, uint32_t lbo,
+                                                            uint32_t sbo) {
+  return (uint64_t)((smem & 0x3ffff) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fff) << 16) |
+         ((uint64_t)((sbo >> 4) & 0x3fff) << 32) | TG_WGMMA_SWIZZLE_128B;
+}
+
+#endif /* TG_PTX_SM90_CUH */

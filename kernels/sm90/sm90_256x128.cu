@@ -1,0 +1,7 @@
+/* sm90_256x128.cu — 256×128×64 tiles, 2 consumer warpgroups of 128×128 (two m64n128k16 each),
+ * 4 stages (192 KB): the tall twin of 128×256. */
+#include "sm90_launch.cuh"
+
+extern "C" tg_status tg_sm90_launch_256x128(const tg_problem *p, cudaStream_t stream) {
+  return sm90_launch_16bit<256, 128, 4>(p, stream);
+}

@@ -1,0 +1,47 @@
+/*
+ * sm90_rows.c — registry rows of the sm90 family (TMA + wgmma, warp-specialized, persistent).
+ * sm_90a machine code runs on sm_90 only. Rows take f16/bf16 K-major operands whose pointers,
+ * leading dimensions and batch strides are 16-byte aligned (TMA's rules); the planner repacks
+ * anything else into such a copy first (`repack`), so no layout is refused.
+ */
+#include <stdio.h>
+
+#include "kernel.h"
+#include "sm90.h"
+
+/* Planner preference of the family: above sm80 (10). */
+#define SM90_RANK 20
+#define SM90_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
+/* TMA strides are below 2^40 bytes. */
+#define SM90_MAX_STRIDE_BYTES (1LL << 40)
+
+tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
+  const long long es = 2;
+  if (p->lda * es >= SM90_MAX_STRIDE_BYTES || p->ldb * es >= SM90_MAX_STRIDE_BYTES ||
+      p->batch_stride_a * es >= SM90_MAX_STRIDE_BYTES || p->batch_stride_b * es >= SM90_MAX_STRIDE_BYTES) {
+    snprintf(why, why_len, "TMA strides must stay below 2^40 bytes");
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  return TG_OK;
+}
+
+#define SM90_ROW(row_name, text, tm, tn, eff, fn)                                            \
+  {                                                                                         \
+    .name = row_name, .family = "sm90", .summary = text, .sm_min = 90, .sm_max = 90,        \
+    .auto_pick = 1, .rank = SM90_RANK, .inputs = SM90_16BIT, .outputs = TG_FLOAT_OUTPUTS,   \
+    .a_orders = TG_MASK(TG_ROW_MAJOR), .b_orders = TG_MASK(TG_COL_MAJOR), .align_ab = 16,   \
+    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1, .occupancy = 1,   \
+    .efficiency = eff, .launch = tg_sm90_launch_##fn, .extra_check = tg_sm90_check,         \
+  }
+
+const tg_kernel tg_rows_sm90[] = {
+    SM90_ROW("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 2 consumer warpgroups, 4 stages, persistent",
+             128, 256, 100, 128x256),
+    SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 2 consumer warpgroups, 4 stages, persistent",
+             256, 128, 100, 256x128),
+    SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 2 consumer warpgroups, 6 stages, persistent",
+             128, 128, 80, 128x128),
+    SM90_ROW("sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 2 consumer warpgroups, 8 stages, persistent",
+             128, 64, 60, 128x64),
+};
+const int tg_rows_sm90_count = (int)(sizeof tg_rows_sm90 / sizeof tg_rows_sm90[0]);
