@@ -183,4 +183,28 @@ __device__ __forceinline__ void thread_epilogue_store2(const tg_problem &p, int6
   if (both) thread_store_from_f32(p.d, d_off + 1, p.d_type, v[1]);
 }
 
+/* Out-of-line copy of thread_epilogue_store2 for kernels that call it from many unrolled sites:
+ * one body instead of one per site keeps the kernel small enough for the instruction cache. */
+__device__ __noinline__ static void thread_epilogue_store2_call(const tg_problem &p, int64_t bat,
+                                                                int64_t row, int64_t col,
+                                                                float a0, float a1) {
+  thread_epilogue_store2(p, bat, row, col, a0, a1);
+}
+
+/* 1 when the epilogue is D = alpha·acc into 16-byte-aligned f32/f16/bf16 D, with nothing to
+ * read: the case kernels unroll inline with one multiply and one store per pair. */
+__host__ __device__ __forceinline__ int tg_epilogue_is_plain(const tg_problem &p) {
+  return !p.read_c && !p.has_bias && p.act == TG_ACT_NONE && !p.exact_int && p.align_d >= 16 &&
+         (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16);
+}
+
+/* Stores alpha·(a0, a1) at (row, col), col even, inside D, for a plain epilogue. */
+__device__ __forceinline__ void thread_store2_plain(const tg_problem &p, int64_t d_off, float a0,
+                                                    float a1) {
+  const float v0 = p.alpha_f * a0, v1 = p.alpha_f * a1;
+  if (p.d_type == TG_BF16) *(__nv_bfloat162 *)((__nv_bfloat16 *)p.d + d_off) = __floats2bfloat162_rn(v0, v1);
+  else if (p.d_type == TG_F16) *(__half2 *)((__half *)p.d + d_off) = __floats2half2_rn(v0, v1);
+  else *(float2 *)((float *)p.d + d_off) = make_float2(v0, v1);
+}
+
 #endif /* TG_EPILOGUE_CUH */

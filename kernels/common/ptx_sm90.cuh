@@ -35,17 +35,27 @@ __device__ __forceinline__ void thread_mbarrier_arrive(uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
 
-/* Waits until the phase of parity `parity` has completed. */
-__device__ __forceinline__ void thread_mbarrier_wait(uint32_t bar, uint32_t parity) {
+/* 1 when the phase of parity `parity` has completed (the hardware may wait a while first). */
+__device__ __forceinline__ uint32_t thread_mbarrier_try_wait(uint32_t bar, uint32_t parity) {
+  uint32_t done;
   asm volatile(
       "{\n"
-      ".reg .pred done;\n"
-      "wait_%=:\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-      "@!done bra wait_%=;\n"
-      "}\n" ::"r"(bar),
-      "r"(parity)
+      ".reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n"
+      "}\n"
+      : "=r"(done)
+      : "r"(bar), "r"(parity)
       : "memory");
+  return done;
+}
+
+/* Waits until the phase of parity `parity` has completed. The retry loop is C++, so the
+ * compiler keeps it next to its caller (an asm-internal branch was placed at the far end of the
+ * kernel, costing an instruction-cache miss per retry). */
+__device__ __forceinline__ void thread_mbarrier_wait(uint32_t bar, uint32_t parity) {
+  while (!thread_mbarrier_try_wait(bar, parity)) {
+  }
 }
 
 /* ---- TMA ---------------------------------------------------------------------------------- */

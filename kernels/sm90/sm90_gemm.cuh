@@ -184,17 +184,24 @@ struct Sm90Gemm {
       if (k_tiles > 0 && lane == 0) thread_mbarrier_arrive(empty + 8 * ((it - 1) % STAGES));
 
       /* Epilogue from the accumulators: d[4j + 2i + c] is row 16·warp + g + 8i, column
-       * 8j + 2t + c of the 64-row block. */
+       * 8j + 2t + c of the 64-row block. Whole tiles with a plain epilogue take the compact
+       * inline path; the rest call the shared epilogue out of line. */
       const int g = lane / 4, t = lane % 4;
+      const int64_t row0 = tm * BM + cw * kWgRows + 16 * warp + g, col0 = tn * BN + 2 * t;
+      const bool plain = tg_epilogue_is_plain(p) && (tm + 1) * BM <= p.m && (tn + 1) * BN <= p.n;
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
         for (int i = 0; i < 2; ++i) {
-          const int64_t row = tm * BM + cw * kWgRows + rb * TG_SM90_WGMMA_M + 16 * warp + g + 8 * i;
+          const int64_t row = row0 + rb * TG_SM90_WGMMA_M + 8 * i;
+          const int64_t d_row = bat * p.batch_stride_d + row * p.ldd + col0;
 #pragma unroll
           for (int j = 0; j < BN / 8; ++j) {
-            const int64_t col = tn * BN + 8 * j + 2 * t;
-            thread_epilogue_store2(p, bat, row, col, acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
+            if (plain)
+              thread_store2_plain(p, d_row + 8 * j, acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
+            else
+              thread_epilogue_store2_call(p, bat, row, col0 + 8 * j, acc[rb][4 * j + 2 * i],
+                                          acc[rb][4 * j + 2 * i + 1]);
           }
         }
     }
