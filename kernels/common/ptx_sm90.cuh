@@ -58,6 +58,34 @@ __device__ __forceinline__ void thread_mbarrier_wait(uint32_t bar, uint32_t pari
   }
 }
 
+/* Arrives once on the barrier at shared offset `bar` of CTA `cta` of this cluster. */
+__device__ __forceinline__ void thread_mbarrier_arrive_cluster(uint32_t bar, uint32_t cta) {
+  asm volatile(
+      "{\n"
+      ".reg .b32 remote;\n"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "}\n" ::"r"(bar),
+      "r"(cta)
+      : "memory");
+}
+
+/* ---- clusters ----------------------------------------------------------------------------- */
+
+/* This CTA's rank in its cluster. */
+__device__ __forceinline__ uint32_t thread_cluster_rank() {
+  uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+
+/* All threads of all CTAs of the cluster meet here (release/acquire: shared memory written
+ * before it, barriers initialized before it, are visible to the whole cluster after it). */
+__device__ __forceinline__ void block_cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::
+                   : "memory");
+}
+
 /* ---- TMA ---------------------------------------------------------------------------------- */
 
 /* Copies the box at coordinates (c0, c1, c2) of a 3-D tensor map into shared memory; the copy
@@ -68,6 +96,18 @@ __device__ __forceinline__ void thread_tma_load_3d(uint32_t smem, const void *te
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
       " [%0], [%1, {%3, %4, %5}], [%2];\n" ::"r"(smem),
       "l"(tensor_map), "r"(bar), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
+}
+
+/* The same box delivered to every CTA of the cluster in `cta_mask`, at the same shared-memory
+ * offsets, each CTA's barrier at `bar`'s offset receiving the bytes it got. */
+__device__ __forceinline__ void thread_tma_load_3d_multicast(uint32_t smem, const void *tensor_map,
+                                                             uint32_t bar, int c0, int c1, int c2,
+                                                             uint16_t cta_mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%3, %4, %5}], [%2], %6;\n" ::"r"(smem),
+      "l"(tensor_map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
       : "memory");
 }
 

@@ -1,11 +1,16 @@
 /*
- * repack.cu — batched matrix copy with an optional transpose, through a 32×32 shared-memory
- * tile so that both the reads and the writes walk their matrix's contiguous dimension.
+ * repack.cu — batched matrix copy into a 16-byte-aligned layout. Same order (odd leading
+ * dimensions, offset pointers): each thread gathers one 16-byte chunk of a destination line with
+ * element loads and writes it as one vector, padding included. Other order (a transpose): a
+ * 32×32 shared-memory tile, so that reads and writes both walk their contiguous dimension.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "repack.h"
+
+/* dst's leading dimension must be a multiple of 16 bytes and its base 16-byte aligned (the
+ * library's workspace layout guarantees both). */
 
 namespace {
 
@@ -43,9 +48,43 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
     }
 }
 
+constexpr int kCopyThreads = 256;
+constexpr int64_t kCopyMaxBlocks = 65535;
+
+/* Same order: destination line `line` (a row of a row-major matrix, a column of a column-major
+ * one), chunk c = elements [c·E, (c+1)·E) with E = 16 / sizeof(T); the chunk's padding past
+ * `inner` is written as zeros. */
+template <typename T>
+__global__ void __launch_bounds__(kCopyThreads)
+    repack_copy_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t inner, int64_t outer, int64_t batch) {
+  constexpr int kPerChunk = 16 / sizeof(T);
+  const int64_t chunks = (inner + kPerChunk - 1) / kPerChunk;
+  const int64_t total = batch * outer * chunks;
+  for (int64_t i = blockIdx.x * (int64_t)kCopyThreads + threadIdx.x; i < total;
+       i += (int64_t)gridDim.x * kCopyThreads) {
+    const int64_t c = i % chunks, line = (i / chunks) % outer, b = i / (chunks * outer);
+    const T *s = (const T *)src.ptr + b * src.batch_stride + line * src.ld + c * kPerChunk;
+    union {
+      uint4 v;
+      T e[kPerChunk];
+    } chunk;
+#pragma unroll
+    for (int e = 0; e < kPerChunk; ++e) chunk.e[e] = c * kPerChunk + e < inner ? s[e] : T(0);
+    *(uint4 *)((T *)dst.ptr + b * dst.batch_stride + line * dst.ld + c * kPerChunk) = chunk.v;
+  }
+}
+
 template <typename T>
 void launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch,
             cudaStream_t stream) {
+  if (src.order == dst.order) {
+    const int64_t inner = src.order == TG_ROW_MAJOR ? cols : rows, outer = src.order == TG_ROW_MAJOR ? rows : cols;
+    const int64_t chunks = batch * outer * ((inner + 16 / sizeof(T) - 1) / (16 / sizeof(T)));
+    int64_t blocks = (chunks + kCopyThreads - 1) / kCopyThreads;
+    if (blocks > kCopyMaxBlocks) blocks = kCopyMaxBlocks;
+    repack_copy_kernel<T><<<(unsigned)blocks, kCopyThreads, 0, stream>>>(src, dst, inner, outer, batch);
+    return;
+  }
   const int64_t row_tiles = (rows + kTile - 1) / kTile;
   dim3 grid((unsigned)((cols + kTile - 1) / kTile),
             (unsigned)(row_tiles < kMaxGridYZ ? row_tiles : kMaxGridYZ),

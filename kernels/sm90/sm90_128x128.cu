@@ -1,7 +1,7 @@
-/* sm90_128x128.cu — 128×128×64 tiles, 2 consumer warpgroups of 64×128, 6 stages (192 KB):
- * mid-size problems, twice the tiles of 128×256 to fill the SMs. */
+/* sm90_128x128.cu — 128×128×64 tiles, 2 consumer warpgroups of 64×128, 6 stages (192 KB), no
+ * cluster: mid-size problems, twice the tiles of 128×256 to fill the SMs. K-major operands. */
 #include "sm90_launch.cuh"
 
 extern "C" tg_status tg_sm90_launch_128x128(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 128, 6>(p, stream);
+  return sm90_launch_16bit<128, 128, 6, 1, false>(p, stream);
 }

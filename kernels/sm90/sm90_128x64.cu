@@ -1,7 +1,7 @@
-/* sm90_128x64.cu — 128×64×64 tiles, 2 consumer warpgroups of 64×64, 8 stages (192 KB): small
- * problems and thin n, four times the tiles of 128×256. */
+/* sm90_128x64.cu — 128×64×64 tiles, 2 consumer warpgroups of 64×64, 8 stages (192 KB), no
+ * cluster: small problems and thin n, four times the tiles of 128×256. K-major operands. */
 #include "sm90_launch.cuh"
 
 extern "C" tg_status tg_sm90_launch_128x64(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 64, 8>(p, stream);
+  return sm90_launch_16bit<128, 64, 8, 1, false>(p, stream);
 }

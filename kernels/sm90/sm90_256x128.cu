@@ -1,7 +1,8 @@
 /* sm90_256x128.cu — 256×128×64 tiles, 2 consumer warpgroups of 128×128 (two m64n128k16 each),
- * 4 stages (192 KB): the tall twin of 128×256. */
+ * 4 stages (192 KB), clusters of 2 along m multicasting B: the tall twin of 128×256. Any
+ * operand orders. */
 #include "sm90_launch.cuh"
 
 extern "C" tg_status tg_sm90_launch_256x128(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<256, 128, 4>(p, stream);
+  return sm90_launch_16bit<256, 128, 4, 2, true>(p, stream);
 }

@@ -25,23 +25,27 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
   return TG_OK;
 }
 
-#define SM90_ROW(row_name, text, tm, tn, eff, fn)                                            \
+#define SM90_ROW(row_name, text, tm, tn, eff, orders, fn)                                    \
   {                                                                                         \
     .name = row_name, .family = "sm90", .summary = text, .sm_min = 90, .sm_max = 90,        \
     .auto_pick = 1, .rank = SM90_RANK, .inputs = SM90_16BIT, .outputs = TG_FLOAT_OUTPUTS,   \
-    .a_orders = TG_MASK(TG_ROW_MAJOR), .b_orders = TG_MASK(TG_COL_MAJOR), .align_ab = 16,   \
+    .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                             \
+    .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR), .align_ab = 16,             \
     .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1, .occupancy = 1,   \
     .efficiency = eff, .launch = tg_sm90_launch_##fn, .extra_check = tg_sm90_check,         \
   }
 
+#define ANY_ORDER 1
+#define K_MAJOR_ONLY 0
+
 const tg_kernel tg_rows_sm90[] = {
-    SM90_ROW("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 2 consumer warpgroups, 4 stages, persistent",
-             128, 256, 100, 128x256),
-    SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 2 consumer warpgroups, 4 stages, persistent",
-             256, 128, 100, 256x128),
-    SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 2 consumer warpgroups, 6 stages, persistent",
-             128, 128, 80, 128x128),
-    SM90_ROW("sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 2 consumer warpgroups, 8 stages, persistent",
-             128, 64, 60, 128x64),
+    SM90_ROW("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
+             128, 256, 100, ANY_ORDER, 128x256),
+    SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
+             256, 128, 100, ANY_ORDER, 256x128),
+    SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major",
+             128, 128, 80, K_MAJOR_ONLY, 128x128),
+    SM90_ROW("sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major",
+             128, 64, 60, K_MAJOR_ONLY, 128x64),
 };
 const int tg_rows_sm90_count = (int)(sizeof tg_rows_sm90 / sizeof tg_rows_sm90[0]);

@@ -22,9 +22,9 @@ static PFN_cuTensorMapEncodeTiled_v12000 encode_function(void) {
   return fn;
 }
 
-tg_status tg_sm90_encode_kmajor(CUtensorMap *map, const void *ptr, tg_dtype type, int64_t k,
-                                int64_t rows, int64_t ld, int64_t batch, int64_t batch_stride,
-                                int box_k, int box_rows) {
+tg_status tg_sm90_encode(CUtensorMap *map, const void *ptr, tg_dtype type, int64_t inner,
+                         int64_t outer, int64_t ld, int64_t batch, int64_t batch_stride,
+                         int box_inner, int box_outer) {
   PFN_cuTensorMapEncodeTiled_v12000 encode = encode_function();
   if (!encode) return TG_ERR_CUDA;
   const size_t es = tg_dtype_size(type);
@@ -37,10 +37,10 @@ tg_status tg_sm90_encode_kmajor(CUtensorMap *map, const void *ptr, tg_dtype type
   }
   /* A shared matrix is one batch; its (unused) batch stride only has to be valid. */
   const int64_t batches = batch_stride ? batch : 1;
-  const int64_t stride = batch_stride ? batch_stride : ld * rows;
-  cuuint64_t dims[3] = {(cuuint64_t)k, (cuuint64_t)rows, (cuuint64_t)batches};
+  const int64_t stride = batch_stride ? batch_stride : ld * outer;
+  cuuint64_t dims[3] = {(cuuint64_t)inner, (cuuint64_t)outer, (cuuint64_t)batches};
   cuuint64_t strides[2] = {(cuuint64_t)(ld * es), (cuuint64_t)(stride * es)};
-  cuuint32_t box[3] = {(cuuint32_t)box_k, (cuuint32_t)box_rows, 1};
+  cuuint32_t box[3] = {(cuuint32_t)box_inner, (cuuint32_t)box_outer, 1};
   cuuint32_t element_strides[3] = {1, 1, 1};
   CUresult r = encode(map, dt, 3, const_cast<void *>(ptr), dims, strides, box, element_strides,
                       CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,

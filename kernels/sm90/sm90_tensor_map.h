@@ -1,6 +1,6 @@
 /*
- * sm90_tensor_map.h — TMA descriptors (CUtensorMap) for K-major operands, encoded on the host
- * through the driver entry point that the CUDA runtime hands out (no link to libcuda).
+ * sm90_tensor_map.h — TMA descriptors (CUtensorMap), encoded on the host through the driver
+ * entry point that the CUDA runtime hands out (no link to libcuda).
  */
 #ifndef TG_SM90_TENSOR_MAP_H
 #define TG_SM90_TENSOR_MAP_H
@@ -9,10 +9,11 @@
 #include <stdint.h>
 #include "problem.h"
 
-/* A 3-D map {k, rows, batch} of a K-major matrix (rows × k, stride ld elements, batch stride
- * `batch_stride`, 0 = shared), read in boxes of box_k × box_rows with the 128-byte swizzle. */
-tg_status tg_sm90_encode_kmajor(CUtensorMap *map, const void *ptr, tg_dtype type, int64_t k,
-                                int64_t rows, int64_t ld, int64_t batch, int64_t batch_stride,
-                                int box_k, int box_rows);
+/* A 3-D map {inner, outer, batch} of a matrix whose `inner` elements are contiguous and whose
+ * `outer` lines are ld elements apart, batches batch_stride apart (0 = one matrix shared by all
+ * batches), read in boxes of box_inner × box_outer with the 128-byte swizzle. */
+tg_status tg_sm90_encode(CUtensorMap *map, const void *ptr, tg_dtype type, int64_t inner,
+                         int64_t outer, int64_t ld, int64_t batch, int64_t batch_stride,
+                         int box_inner, int box_outer);
 
 #endif /* TG_SM90_TENSOR_MAP_H */
