@@ -5,13 +5,48 @@
 #ifndef TG_CLI_COMMANDS_H
 #define TG_CLI_COMMANDS_H
 
+#include <stddef.h>
+#include <stdint.h>
+#include "tilegemm.h"
+
 enum { TG_EXIT_OK = 0, TG_EXIT_ERROR = 1, TG_EXIT_NO_DEVICE = 2, TG_EXIT_CHECK_FAILED = 3 };
 
 int tg_cmd_info(int argc, char **argv);
 int tg_cmd_list(int argc, char **argv);
 int tg_cmd_bench(int argc, char **argv);
+int tg_cmd_ladder(int argc, char **argv);
 
 /* Prints the reason and returns TG_EXIT_NO_DEVICE when there is no CUDA device, else 0. */
 int tg_cli_require_device(void);
+
+/* ---- `tilegemm ladder` (cmd_ladder.c): parsing and rung selection, exposed for tests ---- */
+
+#define TG_LADDER_DEFAULT_MNK 4096
+#define TG_LADDER_MAX_RUNGS 64
+
+/* Options of `tilegemm ladder`. iterations/warmup 0 = automatic (per rung, by its speed). */
+typedef struct tg_ladder_options {
+  int64_t m, n, k;
+  tg_dtype dtype;     /* f32 (rungs on CUDA cores), f16 or bf16 (tensor-core rungs) */
+  int iterations;     /* timed runs per rung; 0 = auto */
+  int warmup;         /* untimed runs per rung; -1 = auto */
+  int csv;
+  int cold_l2;
+  uint64_t seed;
+} tg_ladder_options;
+
+/* Parses argv[first..argc) of `ladder`. Returns 0, or -1 with a one-line message naming the
+ * option in err. `--help` sets *wants_help. */
+int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int *wants_help,
+                    char *err, size_t err_len);
+
+/* The request every rung of a ladder runs: m×n×k of dtype, D of the same type; A row-major,
+ * B row-major for f32 (C = A·B) and column-major for 16-bit types (C = A·Bᵀ, both K-major). */
+void tg_ladder_request(const tg_ladder_options *o, tg_gemm *g);
+
+/* The registered kernels with a nonzero rung that accept *g on h's device (tg_check with the
+ * kernel forced), sorted by rung: their registry indices go to idx (at most max). Returns how
+ * many; *skipped counts the rungs that refused. */
+int tg_ladder_select(tg_handle *h, const tg_gemm *g, int *idx, int max, int *skipped);
 
 #endif /* TG_CLI_COMMANDS_H */

@@ -12,6 +12,7 @@ static const char k_usage[] =
     "  info     the CUDA device: name, SMs, clocks, memory, driver and runtime versions\n"
     "  list     every registered kernel: family, architectures, tile, ladder rung\n"
     "  bench    run one GEMM, verify it against the fp64 GPU oracle, time it (and cuBLAS)\n"
+    "  ladder   run every rung of the kernel ladder (docs/ladder.md) against cuBLAS\n"
     "  version  the library version\n"
     "\n"
     "`tilegemm <command> --help` describes a command's options.\n"
@@ -27,6 +28,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "info") == 0) return tg_cmd_info(argc, argv);
   if (strcmp(cmd, "list") == 0) return tg_cmd_list(argc, argv);
   if (strcmp(cmd, "bench") == 0) return tg_cmd_bench(argc, argv);
+  if (strcmp(cmd, "ladder") == 0) return tg_cmd_ladder(argc, argv);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("tilegemm %s\n", tg_version());
     return TG_EXIT_OK;

@@ -1,0 +1,360 @@
+/*
+ * cmd_ladder.c — `tilegemm ladder`: every rung of the kernel ladder (docs/ladder.md) on one
+ * problem, each verified against the fp64 GPU oracle and timed side by side with cuBLASLt by
+ * tg_bench_run, in one table: rung, kernel, ms, TFLOP/s, % of cuBLAS, speedup over the first
+ * rung shown, check.
+ *
+ * The rungs are not a fixed list: any registered kernel with a nonzero `rung` that accepts the
+ * request (tg_check with the kernel forced) takes part, so kernels that later families register
+ * as rungs 13, 14, ... appear on top automatically.
+ *
+ * Timing: with no --iterations, each rung first runs once with the check (a rough time), then
+ * is timed with kSlow* runs if it took longer than TG_LADDER_SLOW_MS (so rung 1 at 4096³ stays
+ * affordable) and kFast* runs otherwise.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "bench_run.h"
+#include "commands.h"
+#include "options.h"
+#include "report.h"
+#include "tilegemm.h"
+
+/* Automatic timing: a rung whose checked run took longer than this many ms is slow. */
+#define TG_LADDER_SLOW_MS 20.0
+#define TG_LADDER_SLOW_WARMUP 1
+#define TG_LADDER_SLOW_ITERATIONS 3
+#define TG_LADDER_FAST_WARMUP 5
+#define TG_LADDER_FAST_ITERATIONS 20
+/* Warm-up runs when --iterations is given without --warmup. */
+#define TG_LADDER_DEFAULT_WARMUP 2
+#define TG_LADDER_MAX_RUNS 1000000
+
+static const char k_help[] =
+    "usage: tilegemm ladder [options]\n"
+    "\n"
+    "Runs every rung of the kernel ladder that takes the dtype (f32: rungs 1-8 on the CUDA\n"
+    "cores; f16/bf16: rungs 9 and up on the tensor cores), checks each against the fp64 GPU\n"
+    "oracle and times it side by side with cuBLASLt on the same buffers. Layouts: D row-major;\n"
+    "f32 computes C = A*B with A and B row-major, f16/bf16 C = A*B^T with both K-major.\n"
+    "\n"
+    "  --mnk M,N,K           problem size                              (default 4096,4096,4096)\n"
+    "  --dtype T             f32, f16 or bf16 (inputs and output)      (default f32)\n"
+    "  --iterations N        timed runs per rung (median reported)     (default: auto, 3 for\n"
+    "                        rungs slower than 20 ms per run, 20 for the others)\n"
+    "  --warmup N            untimed runs per rung before timing       (default: auto, 1 or 5)\n"
+    "  --cold-l2             rotate input sets totalling > 3x L2 between runs\n"
+    "  --seed N              data seed                                 (default 1)\n"
+    "  --csv                 CSV rows (bench's columns, label = rung) instead of the table\n"
+    "\n"
+    "% of cuBLAS is each rung's speed over cuBLASLt's, timed alternately in the same run.\n"
+    "exit codes: 0 ok, 1 error, 2 no CUDA device, 3 a rung failed its check\n";
+
+static int fail(char *err, size_t n, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(err, n, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* "--name value" or "--name=value": 1 on a match (value in *val when takes_value), 0 if
+ * another option, -1 when the value is missing or given to a flag. */
+static int match(const char *name, int takes_value, int argc, char **argv, int *i,
+                 const char **val) {
+  const char *a = argv[*i];
+  const size_t len = strlen(name);
+  if (strncmp(a, name, len) != 0) return 0;
+  if (a[len] == '=') {
+    if (!takes_value) return -1;
+    *val = a + len + 1;
+    return 1;
+  }
+  if (a[len] != '\0') return 0;
+  if (!takes_value) return 1;
+  if (*i + 1 >= argc) return -1;
+  *val = argv[++*i];
+  return 1;
+}
+
+static int parse_count(const char *s, long long min, long long *out) {
+  char *end;
+  errno = 0;
+  const long long v = strtoll(s, &end, 10);
+  if (errno || end == s || *end || v < min || v > TG_LADDER_MAX_RUNS) return -1;
+  *out = v;
+  return 0;
+}
+
+int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int *wants_help,
+                    char *err, size_t n) {
+  memset(o, 0, sizeof *o);
+  o->m = o->n = o->k = TG_LADDER_DEFAULT_MNK;
+  o->dtype = TG_F32;
+  o->warmup = -1;
+  o->seed = 1;
+  *wants_help = 0;
+  for (int i = first; i < argc; ++i) {
+    const char *v = NULL;
+    char opt[32];
+    snprintf(opt, sizeof opt, "%.*s", (int)strcspn(argv[i], "="), argv[i]);
+    int r;
+    if ((r = match("--help", 0, argc, argv, &i, &v)) != 0 || (r = match("-h", 0, argc, argv, &i, &v)) != 0) {
+      if (r < 0) return fail(err, n, "option %s: takes no value", opt);
+      *wants_help = 1;
+    } else if ((r = match("--mnk", 1, argc, argv, &i, &v)) != 0) {
+      int64_t x[3];
+      int cnt = 0;
+      if (r < 0) return fail(err, n, "option --mnk: missing value");
+      if (tg_parse_int64_list(v, x, 3, 3, &cnt) != 0 || x[0] < 1 || x[1] < 1 || x[2] < 1)
+        return fail(err, n, "option --mnk: expected M,N,K (positive integers), got '%s'", v);
+      o->m = x[0], o->n = x[1], o->k = x[2];
+    } else if ((r = match("--dtype", 1, argc, argv, &i, &v)) != 0) {
+      tg_dtype t;
+      if (r < 0) return fail(err, n, "option --dtype: missing value");
+      if (tg_parse_dtype(v, &t) != 0 || (t != TG_F32 && t != TG_F16 && t != TG_BF16))
+        return fail(err, n, "option --dtype: expected f32, f16 or bf16, got '%s'", v);
+      o->dtype = t;
+    } else if ((r = match("--iterations", 1, argc, argv, &i, &v)) != 0 ||
+               (r = match("--warmup", 1, argc, argv, &i, &v)) != 0 ||
+               (r = match("--seed", 1, argc, argv, &i, &v)) != 0) {
+      long long x;
+      if (r < 0) return fail(err, n, "option %s: missing value", opt);
+      if (strcmp(opt, "--seed") == 0) {
+        char *end;
+        errno = 0;
+        x = strtoll(v, &end, 10);
+        if (errno || end == v || *end || x < 0)
+          return fail(err, n, "option --seed: expected a non-negative integer, got '%s'", v);
+        o->seed = (uint64_t)x;
+      } else {
+        const int iters = strcmp(opt, "--iterations") == 0;
+        if (parse_count(v, iters ? 1 : 0, &x) != 0)
+          return fail(err, n, "option %s: expected an integer in [%d, %d], got '%s'", opt, iters ? 1 : 0,
+                      TG_LADDER_MAX_RUNS, v);
+        if (iters) o->iterations = (int)x;
+        else o->warmup = (int)x;
+      }
+    } else if ((r = match("--csv", 0, argc, argv, &i, &v)) != 0 ||
+               (r = match("--cold-l2", 0, argc, argv, &i, &v)) != 0) {
+      if (r < 0) return fail(err, n, "option %s: takes no value", opt);
+      if (strcmp(opt, "--csv") == 0) o->csv = 1;
+      else o->cold_l2 = 1;
+    } else {
+      return fail(err, n, "unknown option '%s' (see tilegemm ladder --help)", opt);
+    }
+  }
+  return 0;
+}
+
+void tg_ladder_request(const tg_ladder_options *o, tg_gemm *g) {
+  tg_gemm_init(g, o->m, o->n, o->k, o->dtype, o->dtype);
+  g->a_order = TG_ROW_MAJOR;
+  g->b_order = o->dtype == TG_F32 ? TG_ROW_MAJOR : TG_COL_MAJOR;
+  g->c_order = TG_ROW_MAJOR;
+  g->compute = TG_COMPUTE_F32;
+}
+
+int tg_ladder_select(tg_handle *h, const tg_gemm *g, int *idx, int max, int *skipped) {
+  int count = 0;
+  *skipped = 0;
+  for (int i = 0; i < tg_kernel_count(); ++i) {
+    tg_kernel_info k;
+    if (tg_kernel_get(i, &k) != TG_OK || k.rung == 0) continue;
+    tg_gemm forced = *g;
+    forced.kernel = k.name;
+    if (tg_check(h, &forced) != TG_OK || count == max) {
+      ++*skipped;
+      continue;
+    }
+    /* Insertion by rung keeps the list sorted (ties in registry order). */
+    int at = count++;
+    for (; at > 0; --at) {
+      tg_kernel_info prev;
+      tg_kernel_get(idx[at - 1], &prev);
+      if (prev.rung <= k.rung) break;
+      idx[at] = idx[at - 1];
+    }
+    idx[at] = i;
+  }
+  return count;
+}
+
+/* One rung's outcome. */
+typedef struct rung_result {
+  tg_kernel_info info;
+  tg_bench_result r;
+  int ok;          /* measured (no error) */
+  char err[256];
+} rung_result;
+
+/* Verifies and times one rung: a checked run, then the timed one with cuBLAS alongside. */
+static void run_rung(tg_handle *h, const tg_ladder_options *lo, const tg_gemm *g, rung_result *out) {
+  tg_bench_options o;
+  memset(&o, 0, sizeof o);
+  o.g = *g;
+  o.g.kernel = out->info.name;
+  o.cold_l2 = lo->cold_l2;
+  o.seed = lo->seed;
+  o.csv = lo->csv;
+  o.vs_cublas = 1;
+  if (lo->iterations > 0) { /* one run: check and timing together */
+    o.iterations = lo->iterations;
+    o.warmup = lo->warmup >= 0 ? lo->warmup : TG_LADDER_DEFAULT_WARMUP;
+    out->ok = tg_bench_run(h, &o, &out->r, out->err, sizeof out->err) == 0;
+    return;
+  }
+  /* Auto: a single checked run (cuBLAS's too) gives the checks and a rough time ... */
+  tg_bench_options probe = o;
+  probe.warmup = 0;
+  probe.iterations = 1;
+  tg_bench_result first;
+  if (tg_bench_run(h, &probe, &first, out->err, sizeof out->err) != 0) return;
+  /* ... which picks how often to time it. */
+  const int slow = first.ms > TG_LADDER_SLOW_MS;
+  o.iterations = slow ? TG_LADDER_SLOW_ITERATIONS : TG_LADDER_FAST_ITERATIONS;
+  o.warmup = lo->warmup >= 0 ? lo->warmup : (slow ? TG_LADDER_SLOW_WARMUP : TG_LADDER_FAST_WARMUP);
+  o.skip_ref_check = 1;
+  out->ok = tg_bench_run(h, &o, &out->r, out->err, sizeof out->err) == 0;
+  if (out->ok) {
+    out->r.check = first.check;
+    out->r.cublas_check = first.cublas_check;
+  }
+}
+
+static const char *check_word(const tg_check_outcome *c) {
+  return !c->done ? "skipped" : c->pass ? "PASS" : "FAIL";
+}
+
+static int cmp_double(const void *x, const void *y) {
+  const double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static void print_table(const tg_report_context *ctx, const tg_ladder_options *lo, const tg_gemm *g,
+                        const rung_result *res, int count, int skipped) {
+  char prob[256];
+  tg_report_problem(prob, sizeof prob, g);
+  printf("device    %s (SM %d MHz, CUDA %s)\n", ctx->device, ctx->sm_clock_mhz, ctx->cuda);
+  printf("problem   %s\n", prob);
+  if (lo->iterations > 0)
+    printf("timing    median of %d after %d warm-up per rung", lo->iterations,
+           lo->warmup >= 0 ? lo->warmup : TG_LADDER_DEFAULT_WARMUP);
+  else
+    printf("timing    median of %d after %d warm-up per rung (%d after %d when slower than %g ms)",
+           TG_LADDER_FAST_ITERATIONS, lo->warmup >= 0 ? lo->warmup : TG_LADDER_FAST_WARMUP,
+           TG_LADDER_SLOW_ITERATIONS, lo->warmup >= 0 ? lo->warmup : TG_LADDER_SLOW_WARMUP,
+           TG_LADDER_SLOW_MS);
+  printf("%s; cuBLASLt timed alternately with each rung\n\n", lo->cold_l2 ? ", cold L2" : "");
+  printf("%4s  %-30s %11s %9s %9s %9s  %s\n", "rung", "kernel", "ms", "TFLOP/s", "% cuBLAS",
+         "speedup", "check");
+  double first_ms = 0.0, cublas_ms[TG_LADDER_MAX_RUNGS];
+  int n_cublas = 0;
+  tg_check_outcome cublas_check = {0};
+  for (int i = 0; i < count; ++i) {
+    const rung_result *x = &res[i];
+    if (!x->ok) {
+      printf("%4d  %-30s ERROR: %s\n", x->info.rung, x->info.name, x->err);
+      continue;
+    }
+    if (first_ms == 0.0) first_ms = x->r.ms;
+    char pct[16] = "-";
+    if (x->r.cublas_ran && x->r.ms > 0) {
+      snprintf(pct, sizeof pct, "%.1f%%", 100.0 * x->r.cublas_ms / x->r.ms);
+      cublas_ms[n_cublas++] = x->r.cublas_ms;
+      if (x->r.cublas_check.done && (!cublas_check.done || !x->r.cublas_check.pass))
+        cublas_check = x->r.cublas_check;
+    }
+    printf("%4d  %-30s %11.4f %9.2f %9s %8.2fx  %s", x->info.rung, x->info.name, x->r.ms,
+           x->r.tflops, pct, x->r.ms > 0 ? first_ms / x->r.ms : 0.0, check_word(&x->r.check));
+    if (x->r.check.done) printf(" (worst error/bound %.2g)", x->r.check.worst_ratio);
+    printf("\n");
+  }
+  if (n_cublas > 0) {
+    qsort(cublas_ms, (size_t)n_cublas, sizeof cublas_ms[0], cmp_double);
+    const double ms = n_cublas % 2 ? cublas_ms[n_cublas / 2]
+                                   : 0.5 * (cublas_ms[n_cublas / 2 - 1] + cublas_ms[n_cublas / 2]);
+    printf("%4s  %-30s %11.4f %9.2f %9s %8.2fx  %s\n", "-", "cuBLASLt (median over rungs)", ms,
+           tg_request_flops(g) / (ms * 1e-3) / 1e12, "100.0%", first_ms > 0 ? first_ms / ms : 0.0,
+           check_word(&cublas_check));
+  } else {
+    const rung_result *any = count > 0 ? &res[0] : NULL;
+    printf("%4s  %-30s not run%s%s\n", "-", "cuBLASLt", any && any->ok ? ": " : "",
+           any && any->ok ? any->r.cublas_note : "");
+  }
+  if (skipped > 0)
+    printf("\n%d registered rung%s not shown: %s not take %s with this layout (tilegemm list)\n",
+           skipped, skipped == 1 ? "" : "s", skipped == 1 ? "it does" : "they do", tg_dtype_name(g->a_type));
+}
+
+int tg_cmd_ladder(int argc, char **argv) {
+  tg_ladder_options lo;
+  char err[TG_CLI_ERROR_BYTES];
+  int help = 0;
+  if (tg_parse_ladder(argc, argv, 2, &lo, &help, err, sizeof err) != 0) {
+    fprintf(stderr, "tilegemm ladder: %s\n", err);
+    return TG_EXIT_ERROR;
+  }
+  if (help) {
+    fputs(k_help, stdout);
+    return TG_EXIT_OK;
+  }
+  int rc = tg_cli_require_device();
+  if (rc) return rc;
+  tg_handle *h = NULL;
+  if (tg_create(&h) != TG_OK) {
+    fprintf(stderr, "tilegemm ladder: %s\n", tg_last_error(NULL));
+    return TG_EXIT_ERROR;
+  }
+  tg_gemm g;
+  tg_ladder_request(&lo, &g);
+  int idx[TG_LADDER_MAX_RUNGS], skipped = 0;
+  const int count = tg_ladder_select(h, &g, idx, TG_LADDER_MAX_RUNGS, &skipped);
+  if (count == 0) {
+    fprintf(stderr, "tilegemm ladder: no registered rung takes %s at this size on this device\n",
+            tg_dtype_name(lo.dtype));
+    tg_destroy(h);
+    return TG_EXIT_ERROR;
+  }
+  rung_result *res = calloc((size_t)count, sizeof *res);
+  if (!res) {
+    fprintf(stderr, "tilegemm ladder: out of host memory\n");
+    tg_destroy(h);
+    return TG_EXIT_ERROR;
+  }
+  tg_report_context ctx;
+  tg_report_context_read(&ctx);
+  if (lo.csv) tg_report_csv_header(stdout);
+  int failed = 0, errors = 0;
+  for (int i = 0; i < count; ++i) {
+    tg_kernel_get(idx[i], &res[i].info);
+    if (!lo.csv) fprintf(stderr, "rung %d: %s ...\n", res[i].info.rung, res[i].info.name);
+    run_rung(h, &lo, &g, &res[i]);
+    if (!res[i].ok) {
+      ++errors;
+      if (lo.csv) fprintf(stderr, "tilegemm ladder: rung %d (%s): %s\n", res[i].info.rung, res[i].info.name, res[i].err);
+      continue;
+    }
+    if (res[i].r.check.done && !res[i].r.check.pass) ++failed;
+    if (lo.csv) {
+      tg_bench_options o;
+      memset(&o, 0, sizeof o);
+      o.g = g;
+      char label[32];
+      snprintf(label, sizeof label, "rung %d", res[i].info.rung);
+      tg_report_csv_row(stdout, &ctx, &o, &res[i].r, label);
+      fflush(stdout);
+    }
+  }
+  if (!lo.csv) print_table(&ctx, &lo, &g, res, count, skipped);
+  free(res);
+  tg_destroy(h);
+  if (errors) return TG_EXIT_ERROR;
+  return failed ? TG_EXIT_CHECK_FAILED : TG_EXIT_OK;
+}
