@@ -58,13 +58,15 @@ __device__ __forceinline__ void thread_mbarrier_wait(uint32_t bar, uint32_t pari
   }
 }
 
-/* Arrives once on the barrier at shared offset `bar` of CTA `cta` of this cluster. */
+/* Arrives once on the barrier at shared offset `bar` of CTA `cta` of this cluster. The default
+ * (CTA-scope) release suffices for "this stage has been read": the reads were wgmma's, already
+ * complete; a cluster-scope release would fence every k-tile for nothing. */
 __device__ __forceinline__ void thread_mbarrier_arrive_cluster(uint32_t bar, uint32_t cta) {
   asm volatile(
       "{\n"
       ".reg .b32 remote;\n"
       "mapa.shared::cluster.u32 remote, %0, %1;\n"
-      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n"
+      "mbarrier.arrive.shared::cluster.b64 _, [remote];\n"
       "}\n" ::"r"(bar),
       "r"(cta)
       : "memory");

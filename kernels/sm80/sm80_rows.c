@@ -10,11 +10,17 @@
 
 /* Planner preference of the family: above ref (0), below sm90 (20). */
 #define SM80_RANK 10
+/* Rung of the production mma.sync kernel in the ladder, after the 12 teaching rungs. */
+#define SM80_LADDER_RUNG 13
 #define SM80_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
 
 #define SM80_ROW_DATA(row_name, text, inputs_mask, a_mask, b_mask, tm, tn, tk, occ, eff, fn) \
+  SM80_RUNG_DATA(row_name, text, inputs_mask, a_mask, b_mask, tm, tn, tk, occ, eff, fn, 0)
+/* A row that also stands as a top rung of the teaching ladder (`tilegemm ladder`). */
+#define SM80_RUNG_DATA(row_name, text, inputs_mask, a_mask, b_mask, tm, tn, tk, occ, eff, fn, \
+                       ladder_rung)                                                          \
   {                                                                                         \
-    .name = row_name, .family = "sm80", .summary = text, .sm_min = 80,                      \
+    .name = row_name, .family = "sm80", .summary = text, .rung = ladder_rung, .sm_min = 80, \
     .sm_max = TG_SM_ANY_MAX, .auto_pick = 1, .rank = SM80_RANK, .inputs = inputs_mask,      \
     .outputs = TG_ALL_OUTPUTS, .a_orders = a_mask, .b_orders = b_mask, .align_ab = 16,      \
     .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = tk, .repack = 1,                   \
@@ -26,8 +32,9 @@
 #define K_MAJOR_B TG_MASK(TG_COL_MAJOR)
 
 const tg_kernel tg_rows_sm80[] = {
-    SM80_ROW_DATA("sm80_128x256x64", "f16/bf16 mma.sync, 8 warps, 3-stage cp.async, any layout",
-                  SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 256, 64, 1, 100, h_128x256),
+    SM80_RUNG_DATA("sm80_128x256x64", "f16/bf16 mma.sync, 8 warps, 3-stage cp.async, any layout",
+                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 256, 64, 1, 100, h_128x256,
+                   SM80_LADDER_RUNG),
     SM80_ROW_DATA("sm80_256x128x64", "f16/bf16 mma.sync, 8 warps, 3-stage cp.async, any layout",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 256, 128, 64, 1, 100, h_256x128),
     SM80_ROW_DATA("sm80_128x128x64", "f16/bf16 mma.sync, 4 warps, 3 stages, 2 CTAs/SM, any layout",

@@ -12,6 +12,7 @@ extern "C" {
 #endif
 
 tg_status tg_sm90_launch_128x256(const tg_problem *p, struct CUstream_st *stream);
+tg_status tg_sm90_launch_128x256_c1(const tg_problem *p, struct CUstream_st *stream);
 tg_status tg_sm90_launch_256x128(const tg_problem *p, struct CUstream_st *stream);
 tg_status tg_sm90_launch_128x128(const tg_problem *p, struct CUstream_st *stream);
 tg_status tg_sm90_launch_128x64(const tg_problem *p, struct CUstream_st *stream);

@@ -11,6 +11,8 @@
 
 /* Planner preference of the family: above sm80 (10). */
 #define SM90_RANK 20
+/* Rung of the flagship kernel in the ladder, above the sm80 one (13). */
+#define SM90_LADDER_RUNG 14
 #define SM90_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
 /* TMA strides are below 2^40 bytes. */
 #define SM90_MAX_STRIDE_BYTES (1LL << 40)
@@ -25,9 +27,13 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
   return TG_OK;
 }
 
-#define SM90_ROW(row_name, text, tm, tn, eff, orders, fn)                                    \
+#define SM90_ROW(row_name, text, tm, tn, eff, orders, fn) \
+  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0)
+/* A row that also stands as the top rung of the teaching ladder (`tilegemm ladder`). */
+#define SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, ladder_rung)                      \
   {                                                                                         \
-    .name = row_name, .family = "sm90", .summary = text, .sm_min = 90, .sm_max = 90,        \
+    .name = row_name, .family = "sm90", .summary = text, .rung = ladder_rung, .sm_min = 90, \
+    .sm_max = 90,                                                                           \
     .auto_pick = 1, .rank = SM90_RANK, .inputs = SM90_16BIT, .outputs = TG_FLOAT_OUTPUTS,   \
     .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                             \
     .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR), .align_ab = 16,             \
@@ -39,8 +45,10 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 #define K_MAJOR_ONLY 0
 
 const tg_kernel tg_rows_sm90[] = {
-    SM90_ROW("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
-             128, 256, 100, ANY_ORDER, 128x256),
+    SM90_RUNG("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
+              128, 256, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG),
+    SM90_ROW("sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout",
+             128, 256, 99, ANY_ORDER, 128x256_c1),
     SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
              256, 128, 100, ANY_ORDER, 256x128),
     SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major",

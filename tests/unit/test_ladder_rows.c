@@ -111,7 +111,8 @@ static void test_rung(const tg_kernel_info *k) {
   CHECK_MSG(check_forced(&g, k->name) == TG_ERR_NOT_SUPPORTED, "%s takes 65536 batches", k->name);
 }
 
-/* The planner picks no rung, for the ladder's own requests either. */
+/* The planner picks no teaching rung (1..12), for the ladder's own requests either; the
+ * production kernels that stand as the ladder's top rungs (13 and up) it may. */
 static void test_never_auto(void) {
   const int64_t sizes[] = {1, 37, 256, 4096};
   for (int rung = 1; rung <= 12; rung += 11)
@@ -120,7 +121,7 @@ static void test_never_auto(void) {
       native(&g, rung, sizes[s], sizes[s], sizes[s]);
       CHECK(tg_check(h, &g) == TG_OK);
       int r = 0;
-      CHECK_MSG(!is_rung(tg_last_kernel(h), &r) || r == 0, "the planner chose rung %d (%s)", r,
+      CHECK_MSG(!is_rung(tg_last_kernel(h), &r) || r == 0 || r > 12, "the planner chose rung %d (%s)", r,
                 tg_last_kernel(h));
     }
 }
