@@ -113,35 +113,6 @@ __device__ __forceinline__ void thread_tma_load_3d_multicast(uint32_t smem, cons
       : "memory");
 }
 
-/* Copies a box from shared memory to the tensor at (c0, c1, c2); out-of-bounds parts of the box
- * are not written. Joins this thread's current bulk group. */
-__device__ __forceinline__ void thread_tma_store_3d(const void *tensor_map, uint32_t smem, int c0,
-                                                    int c1, int c2) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
-          tensor_map),
-      "r"(smem), "r"(c0), "r"(c1), "r"(c2)
-      : "memory");
-}
-
-/* Closes this thread's bulk group (TMA stores issued since the last commit). */
-__device__ __forceinline__ void thread_bulk_commit() {
-  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
-}
-
-/* Waits until this thread's bulk groups have finished reading shared memory (the source may be
- * overwritten), or with READ_ONLY = false, until they are complete. */
-template <bool READ_ONLY>
-__device__ __forceinline__ void thread_bulk_wait_all() {
-  if (READ_ONLY) asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory");
-  else asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory");
-}
-
-/* Makes this thread's ordinary shared-memory writes visible to the async proxy (TMA, wgmma). */
-__device__ __forceinline__ void thread_fence_proxy_async() {
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-}
-
 /* Starts fetching a tensor map into the constant cache before its first use. */
 __device__ __forceinline__ void thread_tma_prefetch_descriptor(const void *tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");

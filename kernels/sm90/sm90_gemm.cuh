@@ -15,11 +15,8 @@
  *     from L2 and TMA multicasts it to all, cutting L2→SM traffic, the limit of 128×256 tiles.
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
  *     producer already fills the next tile's stages while the consumers run the epilogue.
- *   - The epilogue overlaps the next tile's mainloop: for 16-bit D without C, each consumer
- *     warpgroup in turn writes its rows (alpha, bias, activation applied, rounded) into a
- *     swizzled staging buffer and one thread hands it to a TMA store, which drains to global
- *     memory while the tensor cores move on. Other requests (C read, f32/int D, misaligned D)
- *     write straight from the accumulators through the shared out-of-line epilogue.
+ *   - The epilogue writes straight from the accumulators: inline for D = alpha·acc, through the
+ *     shared out-of-line epilogue (beta·C, bias, activation, any type, edges) otherwise.
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
  */
@@ -47,8 +44,6 @@
 #define TG_SM90_CONSUMER_REGS 232
 #define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
 #define TG_SM90_GROUP_M 8            /* rows of tiles that sweep the columns together */
-#define TG_SM90_BAR_CONSUMERS 1      /* named barrier: both consumer warpgroups (staging turns) */
-#define TG_SM90_BAR_WARPGROUP 2      /* named barriers 2, 3: one consumer warpgroup */
 
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
 struct Sm90F16 {
@@ -83,11 +78,7 @@ struct Sm90Gemm {
   static constexpr int kTileBBytes = BN * TG_SM90_ROW_BYTES;
   static constexpr int kStageBytes = kTileABytes + kTileBBytes;
   static constexpr int kBarrierBytes = 2 * STAGES * 8;
-  /* Staging of one consumer warpgroup's rows of D (16-bit): BN / 64 boxes of kWgRows × 128 B. */
-  static constexpr int kStagingBoxBytes = kWgRows * TG_SM90_ROW_BYTES;
-  static constexpr int kStagingBytes = (BN / TG_SM90_BOX) * kStagingBoxBytes;
-  static constexpr int kSmemBytes =
-      TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes;
+  static constexpr int kSmemBytes = TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kBarrierBytes;
   /* Empty-barrier arrivals per phase: lane 0 of every consumer warp of every CTA in the cluster
    * (a stage is refilled by multicast into all of them). */
   static constexpr int kConsumerWarps = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP / 32;
@@ -156,12 +147,11 @@ struct Sm90Gemm {
   }
 
   __device__ static void run(const tg_problem &p, const CUtensorMap *map_a,
-                             const CUtensorMap *map_b, const CUtensorMap *map_d, int tma_store) {
+                             const CUtensorMap *map_b) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
     const uint32_t base = (raw + TG_SM90_SWIZZLE_ATOM - 1) & ~(uint32_t)(TG_SM90_SWIZZLE_ATOM - 1);
-    const uint32_t staging = base + STAGES * kStageBytes;
-    const uint32_t full = staging + kStagingBytes;      /* full[s]: tile s landed */
+    const uint32_t full = base + STAGES * kStageBytes;  /* full[s]: tile s landed */
     const uint32_t empty = full + STAGES * 8;           /* empty[s]: tile s consumed */
     const int wg = threadIdx.x / TG_SM90_WARPGROUP;
     const int rank = CLUSTER_M > 1 ? (int)thread_cluster_rank() : 0;
@@ -239,11 +229,8 @@ struct Sm90Gemm {
         }
         warpgroup_wait<0>();
         if (k_tiles > 0 && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
-        if (tma_store) epilogue_staged(p, map_d, staging, acc, bat, tm, tn, cw, warp, lane);
-        else epilogue(p, acc, bat, tm, tn, cw, warp, lane);
+        epilogue(p, acc, bat, tm, tn, cw, warp, lane);
       }
-      /* The last stores must have left shared memory before the CTA does. */
-      if (tma_store && threadIdx.x % TG_SM90_WARPGROUP == 0) thread_bulk_wait_all<false>();
     }
     /* No CTA leaves while a partner may still multicast into it or arrive on its barriers. */
     if constexpr (CLUSTER_M > 1) block_cluster_sync();
@@ -255,69 +242,6 @@ struct Sm90Gemm {
     } else {
 #pragma unroll
       for (int c = 0; c < CLUSTER_M; ++c) thread_mbarrier_arrive_cluster(bar, c);
-    }
-  }
-
-  /* The overlapped epilogue (16-bit D, no C): warpgroup 0 then 1 writes its kWgRows × BN outputs
-   * into the staging boxes (128-byte rows, chunk XOR row%8: the TMA store layout, and
-   * conflict-free for the 8 rows a warp writes at once), fences them to the async proxy, and
-   * its first thread issues the TMA stores and waits only until they have read the buffer. The
-   * global writes drain while the next tile's mainloop runs; TMA clips the matrix edges. */
-  __device__ static void epilogue_staged(const tg_problem &p, const CUtensorMap *map_d,
-                                         uint32_t staging, float (&acc)[kRowBlocks][kAcc],
-                                         int64_t bat, int64_t tm, int64_t tn, int cw, int warp,
-                                         int lane) {
-    const int g = lane / 4, t = lane % 4;
-    const bool bias = p.has_bias;
-    for (int turn = 0; turn < TG_SM90_CONSUMERS; ++turn) {
-      if (cw == turn && tm * BM < p.m) {
-#pragma unroll
-        for (int rb = 0; rb < kRowBlocks; ++rb)
-#pragma unroll
-          for (int i = 0; i < 2; ++i) {
-            const int r = rb * TG_SM90_WGMMA_M + 16 * warp + g + 8 * i; /* row in the staging */
-            const int64_t row = tm * BM + cw * kWgRows + r;
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j) {
-              float v0 = p.alpha_f * acc[rb][4 * j + 2 * i], v1 = p.alpha_f * acc[rb][4 * j + 2 * i + 1];
-              if (bias) { /* rows and columns past the edge are computed but never stored */
-                const int64_t col = tn * BN + 8 * j + 2 * t;
-                if (p.bias_along_m) {
-                  const float b = row < p.m ? thread_load_f32(p.bias, row, p.bias_type) : 0.0f;
-                  v0 += b;
-                  v1 += b;
-                } else {
-                  v0 += col < p.n ? thread_load_f32(p.bias, col, p.bias_type) : 0.0f;
-                  v1 += col + 1 < p.n ? thread_load_f32(p.bias, col + 1, p.bias_type) : 0.0f;
-                }
-              }
-              v0 = thread_activate_f32(v0, p.act);
-              v1 = thread_activate_f32(v1, p.act);
-              uint32_t packed;
-              if (p.d_type == TG_BF16) {
-                __nv_bfloat162 h = __floats2bfloat162_rn(v0, v1);
-                packed = *(uint32_t *)&h;
-              } else {
-                __half2 h = __floats2half2_rn(v0, v1);
-                packed = *(uint32_t *)&h;
-              }
-              const uint32_t box = staging + (j / 8) * kStagingBoxBytes;
-              const uint32_t addr = box + r * TG_SM90_ROW_BYTES + (((j % 8) ^ (r % 8)) * 16) + 4 * t;
-              asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(packed) : "memory");
-            }
-          }
-        thread_fence_proxy_async();
-        block_named_barrier(TG_SM90_BAR_WARPGROUP + cw, TG_SM90_WARPGROUP);
-        if (threadIdx.x % TG_SM90_WARPGROUP == 0) {
-          const int row0 = (int)(tm * BM + cw * kWgRows), bat_d = (int)bat;
-#pragma unroll
-          for (int b = 0; b < BN / TG_SM90_BOX; ++b)
-            thread_tma_store_3d(map_d, staging + b * kStagingBoxBytes, (int)(tn * BN) + b * TG_SM90_BOX, row0, bat_d);
-          thread_bulk_commit();
-          thread_bulk_wait_all<true>(); /* the buffer may be written again */
-        }
-      }
-      block_named_barrier(TG_SM90_BAR_CONSUMERS, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
     }
   }
 
@@ -348,14 +272,12 @@ struct Sm90Gemm {
   }
 };
 
-/* tma_store = 1: D is written through map_d by the overlapped epilogue (see epilogue_staged). */
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, 1)
     sm90_gemm_kernel(const tg_problem p, const __grid_constant__ CUtensorMap map_a,
-                     const __grid_constant__ CUtensorMap map_b,
-                     const __grid_constant__ CUtensorMap map_d, int tma_store) {
+                     const __grid_constant__ CUtensorMap map_b) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Kernel::run(p, &map_a, &map_b, &map_d, tma_store);
+  Kernel::run(p, &map_a, &map_b);
 #endif
 }
 

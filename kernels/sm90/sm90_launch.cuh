@@ -63,14 +63,6 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
                        TG_SM90_BOX, TG_SM90_BOX);
   if (s != TG_OK) return s;
-  /* The overlapped epilogue writes 16-bit D through TMA when nothing else is read. */
-  CUtensorMap map_d;
-  int tma_store = (p->d_type == TG_F16 || p->d_type == TG_BF16) && !p->read_c && !p->exact_int &&
-                  p->align_d >= 16;
-  if (tma_store)
-    tma_store = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch,
-                               p->batch_stride_d, TG_SM90_BOX, Kernel::kWgRows) == TG_OK;
-  if (!tma_store) map_d = map_a; /* unused */
   const int64_t m_items = ((p->m + bm - 1) / bm + Kernel::kCluster - 1) / Kernel::kCluster;
   const int64_t items = m_items * ((p->n + bn - 1) / bn) * p->batch;
   const int64_t grid = (items < clusters ? items : clusters) * Kernel::kCluster;
@@ -86,7 +78,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, map_a, map_b, map_d, tma_store) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, map_a, map_b) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }
