@@ -158,6 +158,115 @@ tg_status tg_matmul(tg_handle *handle, const tg_gemm *g, const void *A, const vo
 tg_status tg_reference(tg_handle *handle, const tg_gemm *g, const void *A, const void *B,
                        const void *C, double *ref, double *mag, tg_stream stream);
 
+/* ---- Tuning and the planner's cache (docs/tuning.md) ---------------------------------------
+ *
+ * The planner chooses a kernel in this order: the kernel named in tg_gemm.kernel; else the
+ * handle's tuning cache (what tg_tune measured fastest on this device for the same types,
+ * canonical layouts and alignment class, at this exact shape or the nearest shape bucket);
+ * else its heuristic (a cost model fitted to measured sweeps). tg_create loads the default
+ * cache file; tg_cache_save writes it. The file is plain text, one entry per line.
+ */
+
+/** Most candidates a tg_tune_result lists. */
+#define TG_TUNE_MAX_CANDIDATES 64
+
+/** How tg_tune measures. Start from tg_tune_options_init(). */
+typedef struct tg_tune_options {
+  int warmup;      /**< untimed runs of each candidate before its timed runs, >= 0 (default 3) */
+  int iterations;  /**< timed runs of each candidate, >= 1; the median is kept (default 20) */
+  int flush_l2;    /**< 1 (default): before every timed run, overwrite a device buffer of twice
+                        the L2 size, so that no run finds its operands in L2 (cold L2);
+                        0: back-to-back runs (warm L2) */
+} tg_tune_options;
+
+/** One kernel tg_tune considered. */
+typedef struct tg_tune_candidate {
+  const char *kernel;  /**< registry name (static string) */
+  tg_status status;    /**< TG_OK: timed; TG_ERR_INTERNAL: it was the fastest but failed the
+                            check against tg_reference (a bug: please report it); other: its
+                            launch failed */
+  double us;           /**< median time in microseconds (0 when not timed) */
+  double estimate;     /**< the heuristic's cost estimate for it, in arbitrary units: comparing
+                            estimate and us over many shapes is how the heuristic is refitted */
+} tg_tune_candidate;
+
+/** What tg_tune found. */
+typedef struct tg_tune_result {
+  const char *kernel;           /**< the winner, now in the handle's cache */
+  double us;                    /**< its median time in microseconds */
+  double worst_ratio;           /**< its largest error/bound against tg_reference (<= 1) */
+  const char *heuristic_kernel; /**< what the planner chooses for *g without the cache */
+  double heuristic_us;          /**< that kernel's median time in microseconds */
+  int candidate_count;          /**< entries of candidates[] (at most TG_TUNE_MAX_CANDIDATES) */
+  tg_tune_candidate candidates[TG_TUNE_MAX_CANDIDATES];  /**< in registry order */
+} tg_tune_result;
+
+/** Fills *options with the defaults: warmup 3, iterations 20, flush_l2 1. */
+void tg_tune_options_init(tg_tune_options *options);
+
+/**
+ * Measures every registered kernel that can serve *g on the handle's device — except the
+ * reference kernel `ref` and the teaching rungs 1-12 of the ladder — on the caller's buffers,
+ * with `options` (NULL = defaults): warm-up, then the median of the timed runs, each timed
+ * with CUDA events on `stream`. The fastest is verified against tg_reference with the error
+ * bound of the tests (a kernel that fails is dropped and the next fastest verified), recorded
+ * in the handle's cache — tg_check and tg_matmul use it from then on, for this shape and its
+ * neighbours — and described in *result. tg_cache_save makes it permanent.
+ *
+ * The arguments are those of tg_matmul (g->kernel is ignored). D is overwritten many times and
+ * holds the winner's result at the end; when C is D (beta != 0) the runs accumulate into it,
+ * so its final contents are unspecified. Synchronous: returns when the work on `stream` is
+ * done. Device scratch, freed before returning: the L2 flush buffer (2 × L2), the oracle's
+ * output for a band of rows at a time (at most 256 MiB), and a copy of C when C is D.
+ * Returns TG_ERR_NOT_SUPPORTED when no tunable kernel serves the request (or the product
+ * vanishes: m, n, k, batch or alpha is 0), TG_ERR_NO_DEVICE on a virtual handle,
+ * TG_ERR_INTERNAL when every candidate failed its check.
+ */
+tg_status tg_tune(tg_handle *handle, const tg_gemm *g, const void *A, const void *B,
+                  const void *C, void *D, tg_stream stream, const tg_tune_options *options,
+                  tg_tune_result *result);
+
+/**
+ * Replaces the handle's cache with the entries of a cache file. path NULL = the default file
+ * (tg_cache_default_path). A file that does not exist, and a NULL path when there is no
+ * default file, give an empty cache. The file's contents never make it fail: lines that are
+ * corrupt, of another format version, or name a kernel this build does not have (or one the
+ * cache may not name) are ignored, and entries measured on another device, SM count or CUDA
+ * version are kept (tg_cache_save writes them back) but not used; each case adds a line to
+ * tg_cache_warnings(). Returns TG_ERR_INVALID_VALUE (naming 'path' and the system's reason)
+ * when an existing file cannot be read.
+ */
+tg_status tg_cache_load(tg_handle *handle, const char *path);
+
+/** Writes the handle's cache (every entry, other devices' too) to path (NULL = the default
+ *  file), creating missing directories, through a temporary file renamed over the old one.
+ *  TG_ERR_NOT_SUPPORTED when path is NULL and there is no default file; TG_ERR_INVALID_VALUE
+ *  (message naming 'path' and the system's reason) when it cannot be written. */
+tg_status tg_cache_save(tg_handle *handle, const char *path);
+
+/** Records `kernel` as the best choice for requests like *g on the handle's device, measured
+ *  at `us` microseconds (finite, > 0; informational) — what tg_tune does after measuring, for
+ *  tools that measure by other means, and for tests on virtual handles. Operand alignment is
+ *  taken as tg_check assumes it (16-byte pointers); g->kernel is ignored. The kernel must be
+ *  tunable (not `ref`, not a teaching rung) and serve *g: otherwise TG_ERR_INVALID_VALUE or
+ *  the status of tg_check with the kernel forced. An entry for the same class and shape is
+ *  replaced. */
+tg_status tg_cache_add(tg_handle *handle, const tg_gemm *g, const char *kernel, double us);
+
+/** Number of entries in the handle's cache that apply to its device (0 for NULL). */
+int tg_cache_count(const tg_handle *handle);
+
+/** The warnings of the handle's last cache load (by tg_cache_load or tg_create): one line per
+ *  ignored line of the file, "line N: ignored: reason"; "" when there were none. */
+const char *tg_cache_warnings(const tg_handle *handle);
+
+/** Writes the default cache file's path into buf (len bytes): $TILEGEMM_CACHE when set, else
+ *  $XDG_CACHE_HOME/tilegemm/tune.txt (absolute XDG_CACHE_HOME), else
+ *  $HOME/.cache/tilegemm/tune.txt. TG_ERR_NOT_SUPPORTED when there is none (TILEGEMM_CACHE set
+ *  but empty turns the default file off, or no HOME); TG_ERR_INVALID_VALUE when buf is NULL or
+ *  too short. tg_last_error(NULL) says why. */
+tg_status tg_cache_default_path(char *buf, size_t len);
+
 /** Short English text for a status code (never NULL). */
 const char *tg_status_string(tg_status status);
 

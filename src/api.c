@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "device.h"
 #include "handle.h"
 #include "plan.h"
 #include "problem_build.h"
@@ -44,12 +45,6 @@ void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type,
   g->bias_type = TG_F32;
 }
 
-static tg_status cuda_fail(tg_handle *h, const char *fn, const char *what, cudaError_t e) {
-  tg_status s = e == cudaErrorMemoryAllocation ? TG_ERR_OUT_OF_MEMORY : TG_ERR_CUDA;
-  return tg_fail(h, s, "%s: %s failed: %s (%s)", fn, what, cudaGetErrorName(e),
-                 cudaGetErrorString(e));
-}
-
 tg_status tg_create(tg_handle **out) {
   static const char fn[] = "tg_create";
   if (!out) return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'handle' is NULL", fn);
@@ -65,7 +60,10 @@ tg_status tg_create(tg_handle **out) {
       (e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev)) != cudaSuccess ||
       (e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev)) != cudaSuccess ||
       (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) != cudaSuccess)
-    return cuda_fail(NULL, fn, "querying the current device", e);
+    return tg_cuda_fail(NULL, fn, "querying the current device", e);
+  tg_cache_device identity;
+  if ((e = tg_device_identity(dev, sms, &identity)) != cudaSuccess)
+    return tg_cuda_fail(NULL, fn, "querying the current device's name", e);
   if (major * 10 + minor < TG_MIN_SM)
     return tg_fail(NULL, TG_ERR_NOT_SUPPORTED, "%s: device %d is sm_%d%d; tilegemm needs sm_80+",
                    fn, dev, major, minor);
@@ -75,6 +73,10 @@ tg_status tg_create(tg_handle **out) {
   h->sm = major * 10 + minor;
   h->sm_count = sms;
   h->last_kernel = "";
+  tg_cache_init(&h->cache, &identity);
+  /* The default tuning cache: its problems are warnings (tg_cache_warnings), never failures. */
+  (void)tg_cache_load(h, NULL);
+  h->error[0] = '\0';
   *out = h;
   return tg_succeed(NULL);
 }
@@ -95,12 +97,16 @@ tg_status tg_create_virtual(tg_handle **out, int sm, int sm_count) {
   h->sm = sm;
   h->sm_count = sm_count;
   h->last_kernel = "";
+  tg_cache_device identity;
+  tg_device_virtual_identity(sm, sm_count, &identity);
+  tg_cache_init(&h->cache, &identity); /* empty: a virtual device has no default cache */
   *out = h;
   return tg_succeed(NULL);
 }
 
 void tg_destroy(tg_handle *h) {
   if (!h) return;
+  tg_cache_clear(&h->cache);
   if (h->workspace) {
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != h->device) cudaSetDevice(h->device);
@@ -127,7 +133,7 @@ static tg_status choose(tg_handle *h, const char *fn, const tg_gemm *g, const tg
   char why[256];
   memset(plan, 0, sizeof *plan);
   if (p->k == 0) return TG_OK;
-  tg_status s = tg_plan_choose(p, g->kernel, plan, why, sizeof why);
+  tg_status s = tg_plan_choose(p, g->kernel, &h->cache, plan, why, sizeof why);
   if (s != TG_OK) return tg_fail(h, s, "%s: %s", fn, why);
   return TG_OK;
 }
@@ -147,17 +153,6 @@ tg_status tg_check(tg_handle *h, const tg_gemm *g) {
   return tg_succeed(h);
 }
 
-/* Makes the handle's device current for the launch; *prev receives what to restore. */
-static tg_status enter_device(tg_handle *h, const char *fn, int *prev) {
-  cudaError_t e = cudaGetDevice(prev);
-  if (e == cudaSuccess && *prev != h->device) e = cudaSetDevice(h->device);
-  return e == cudaSuccess ? TG_OK : cuda_fail(h, fn, "selecting the handle's device", e);
-}
-
-static void leave_device(const tg_handle *h, int prev) {
-  if (prev != h->device) cudaSetDevice(prev);
-}
-
 static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
   if (bytes <= h->workspace_bytes) return TG_OK;
   if (h->workspace) cudaFree(h->workspace);
@@ -167,7 +162,7 @@ static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
   if (e != cudaSuccess) {
     h->workspace = NULL;
     (void)cudaGetLastError();
-    return cuda_fail(h, fn, "allocating the workspace", e);
+    return tg_cuda_fail(h, fn, "allocating the workspace", e);
   }
   h->workspace_bytes = bytes;
   return TG_OK;
@@ -176,7 +171,7 @@ static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
 /* Collects the launch error, if any, of the kernel just enqueued. */
 static tg_status after_launch(tg_handle *h, const char *fn, const char *name, tg_status s) {
   cudaError_t e = cudaGetLastError();
-  if (e != cudaSuccess) return cuda_fail(h, fn, name, e);
+  if (e != cudaSuccess) return tg_cuda_fail(h, fn, name, e);
   if (s != TG_OK) return tg_fail(h, s, "%s: launching '%s' failed", fn, name);
   return TG_OK;
 }
@@ -257,10 +252,10 @@ tg_status tg_matmul(tg_handle *h, const tg_gemm *g, const void *A, const void *B
   if ((s = choose(h, fn, g, &p, &plan)) != TG_OK) return s;
   if (h->device < 0)
     return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
-  if ((s = enter_device(h, fn, &prev)) != TG_OK) return s;
+  if ((s = tg_device_enter(h, fn, &prev)) != TG_OK) return s;
   s = run_plan(h, fn, &plan, &p, stream);
   if (s == TG_OK) h->last_kernel = plan.kernel ? plan.kernel->name : k_epilogue_only;
-  leave_device(h, prev);
+  tg_device_leave(h, prev);
   return s == TG_OK ? tg_succeed(h) : s;
 }
 
@@ -283,11 +278,11 @@ tg_status tg_reference(tg_handle *h, const tg_gemm *g, const void *A, const void
   tg_problem_build(&p, g, &L, A, B, C, NULL, h->sm, h->sm_count);
   if (h->device < 0)
     return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
-  if ((s = enter_device(h, fn, &prev)) != TG_OK) return s;
+  if ((s = tg_device_enter(h, fn, &prev)) != TG_OK) return s;
   /* The oracle writes in the user's frame: row-major m×n, whatever D's order. */
   int64_t row_stride = p.transposed ? 1 : p.n, col_stride = p.transposed ? p.m : 1;
   s = after_launch(h, fn, "ref oracle",
                    tg_ref_oracle_launch(&p, ref, mag, row_stride, col_stride, stream));
-  leave_device(h, prev);
+  tg_device_leave(h, prev);
   return s == TG_OK ? tg_succeed(h) : s;
 }

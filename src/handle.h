@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include "tilegemm.h"
+#include "tune_cache.h"
 
 #define TG_MESSAGE_BYTES 512
 
@@ -16,6 +17,7 @@ struct tg_handle {
   void *workspace;             /* device scratch owned by the handle, grown on demand */
   size_t workspace_bytes;
   const char *last_kernel;     /* static string from the registry, or "" */
+  tg_tune_cache cache;         /* the planner's memory of tg_tune (tune_cache.h) */
   char error[TG_MESSAGE_BYTES];
 };
 

@@ -48,7 +48,8 @@ typedef struct tg_kernel {
   int rung;                /* ladder step (1..), 0 if not a ladder rung */
   int sm_min, sm_max;      /* device compute capability range it runs on */
   int auto_pick;           /* planner may choose it unasked */
-  int rank;                /* planner preference among kernels that can serve: higher wins */
+  int rank;                /* planner preference: breaks ties of equal estimated cost
+                              (plan_cost.c), the higher rank winning */
   unsigned inputs;         /* mask of TG_MASK(tg_input_class) */
   unsigned outputs;        /* mask of TG_MASK(d_type) */
   unsigned c_same_as_d;    /* 1: needs c_type == d_type when C is read */
@@ -60,7 +61,9 @@ typedef struct tg_kernel {
   int repack;              /* 1: the planner may first copy A or B into the workspace, K-major
                               and 16-byte aligned, when their order or alignment does not fit */
   int occupancy;           /* CTAs per SM (planner's wave estimate); 0 = 1 */
-  int efficiency;          /* relative throughput of a full wave, percent (planner); 0 = 100 */
+  int efficiency;          /* measured throughput of a full wave relative to the best row of
+                              its family, percent (planner); 0 = 100. plan_cost.c's family
+                              speeds put the families on one scale */
   tg_launch_fn launch;
   tg_workspace_fn workspace;      /* may be NULL */
   tg_splits_fn splits;            /* may be NULL */

@@ -2,11 +2,11 @@
  * plan.c — picks the kernel for a canonical problem.
  *
  * A forced kernel must serve the problem as it is or after repacking its operands. Otherwise
- * the highest-ranked family whose rows can serve it wins (sm90 over sm80 over ref), and among
- * that family's rows the lowest estimated time: CTAs come in waves of sm_count × occupancy;
- * each wave costs a tile's multiply-adds over the row's measured efficiency; split-K rows
- * divide k among more CTAs; repacking costs a read and a write of the operand at memory speed.
- * `ref` serves every valid problem, so the automatic choice never fails on a supported device.
+ * the tuning cache is asked first (the kernel tg_tune measured fastest for this device, class
+ * and shape, or the nearest shape bucket), and the heuristic decides when it has nothing:
+ * the auto-pickable row with the lowest estimated time (plan_cost.c), the higher rank breaking
+ * ties. `ref` serves every valid problem, so the automatic choice never fails on a supported
+ * device.
  */
 #include "plan.h"
 
@@ -14,12 +14,6 @@
 #include <string.h>
 
 #include "registry.h"
-
-/* Cost model constants: multiply-adds per SM per unit time at 100% efficiency, against bytes
- * moved per SM per unit time when repacking (H100: ~640 TFLOP/s mma.sync, ~3 TB/s DRAM,
- * i.e. about 107 multiply-adds per byte). */
-#define TG_MACS_PER_BYTE 107.0
-#define TG_PERCENT 100.0
 
 static tg_order k_major_a(void) { return TG_ROW_MAJOR; }
 static tg_order k_major_b(void) { return TG_COL_MAJOR; }
@@ -69,30 +63,21 @@ tg_status tg_plan_for_kernel(const tg_kernel *k, const tg_problem *p, tg_plan *p
   return s;
 }
 
-double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
-  const tg_kernel *k = plan->kernel;
-  const double tm = k->tile_m ? k->tile_m : 64, tn = k->tile_n ? k->tile_n : 64;
-  const double occupancy = k->occupancy ? k->occupancy : 1;
-  const double efficiency = (k->efficiency ? k->efficiency : TG_PERCENT) / TG_PERCENT;
-  const double splits = plan->splits > 0 ? plan->splits : 1;
-  const double tiles = (double)((p->m + (int64_t)tm - 1) / (int64_t)tm) *
-                       (double)((p->n + (int64_t)tn - 1) / (int64_t)tn);
-  const double ctas = tiles * (double)p->batch * splits;
-  const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
-  double waves = (double)(int64_t)((ctas + slots - 1) / slots);
-  if (waves < 1) waves = 1;
-  double cost = waves * tm * tn * ((double)p->k / splits) * occupancy / efficiency;
-  /* Partial sums written and read back once per split, spread over all SMs. */
-  if (splits > 1) cost += 2.0 * 4.0 * splits * (double)(p->m * p->n * p->batch) * TG_MACS_PER_BYTE / slots;
-  if (plan->repack_a)
-    cost += 2.0 * (double)(p->m * p->k * p->batch) * 2 * TG_MACS_PER_BYTE / slots;
-  if (plan->repack_b)
-    cost += 2.0 * (double)(p->k * p->n * p->batch) * 2 * TG_MACS_PER_BYTE / slots;
-  return cost;
+int tg_plan_tunable(const tg_kernel *k) {
+  return strcmp(k->family, "ref") != 0 && !(k->rung >= 1 && k->rung <= TG_PLAN_TEACHING_RUNGS);
 }
 
-tg_status tg_plan_choose(const tg_problem *p, const char *forced, tg_plan *plan, char *why,
-                         size_t why_len) {
+/* tg_cache_lookup's filter: the cached kernel exists, may be cached, and serves p. */
+static int cache_accept(const tg_cache_entry *e, const tg_problem *p, void *ctx) {
+  const tg_kernel *k = tg_registry_find(e->kernel);
+  tg_plan plan;
+  char why[256];
+  (void)ctx;
+  return k && tg_plan_tunable(k) && tg_plan_for_kernel(k, p, &plan, why, sizeof why) == TG_OK;
+}
+
+tg_status tg_plan_choose(const tg_problem *p, const char *forced, const tg_tune_cache *cache,
+                         tg_plan *plan, char *why, size_t why_len) {
   memset(plan, 0, sizeof *plan);
   if (forced && strcmp(forced, "auto") != 0) {
     const tg_kernel *k = tg_registry_find(forced);
@@ -102,16 +87,21 @@ tg_status tg_plan_choose(const tg_problem *p, const char *forced, tg_plan *plan,
     }
     return tg_plan_for_kernel(k, p, plan, why, why_len);
   }
+  const tg_cache_entry *hit = tg_cache_lookup(cache, p, cache_accept, NULL);
+  if (hit) {
+    tg_plan_for_kernel(tg_registry_find(hit->kernel), p, plan, why, why_len);
+    plan->tuned = 1;
+    return TG_OK;
+  }
   char reason[256];
   double best_cost = 0.0;
   for (int i = 0, n = tg_registry_count(); i < n; ++i) {
     const tg_kernel *k = tg_registry_at(i);
     tg_plan candidate;
     if (!k->auto_pick) continue;
-    if (plan->kernel && k->rank < plan->kernel->rank) continue;
     if (tg_plan_for_kernel(k, p, &candidate, reason, sizeof reason) != TG_OK) continue;
-    double cost = tg_plan_cost(&candidate, p);
-    if (!plan->kernel || k->rank > plan->kernel->rank || cost < best_cost) {
+    const double cost = tg_plan_cost(&candidate, p);
+    if (!plan->kernel || cost < best_cost || (cost == best_cost && k->rank > plan->kernel->rank)) {
       *plan = candidate;
       best_cost = cost;
     }

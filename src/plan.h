@@ -6,6 +6,10 @@
 
 #include <stddef.h>
 #include "kernel.h"
+#include "tune_cache.h"
+
+/* Ladder rungs 1..this are teaching kernels: never tuned, never taken from the cache. */
+#define TG_PLAN_TEACHING_RUNGS 12
 
 /* A kernel and what must happen before it runs. */
 typedef struct tg_plan {
@@ -13,6 +17,7 @@ typedef struct tg_plan {
   int repack_a, repack_b;      /* copy the operand into the workspace first */
   tg_order a_order, b_order;   /* the operands' orders as the kernel sees them */
   int splits;                  /* split-K factor (1 = none) */
+  int tuned;                   /* 1 when the tuning cache named the kernel */
 } tg_plan;
 
 /* TG_OK when row k can serve p, directly or after repacking A and/or B (rows with `repack`);
@@ -20,18 +25,31 @@ typedef struct tg_plan {
 tg_status tg_plan_for_kernel(const tg_kernel *k, const tg_problem *p, tg_plan *plan, char *why,
                              size_t why_len);
 
-/* Chooses how to run p. forced (NULL or "auto" = planner's choice) names a kernel that must
- * serve p. Automatic choice: the highest-ranked rows that can serve p, and among them the one
- * with the lowest estimated time (waves of CTAs × tile work / measured efficiency, plus the
- * cost of repacking). Returns TG_OK and *plan, or a status and the reason in why. */
-tg_status tg_plan_choose(const tg_problem *p, const char *forced, tg_plan *plan, char *why,
-                         size_t why_len);
+/* 1 when tg_tune measures row k and the cache may name it: neither the reference kernel nor a
+ * teaching rung (1..TG_PLAN_TEACHING_RUNGS). */
+int tg_plan_tunable(const tg_kernel *k);
+
+/* Chooses how to run p, in this order:
+ *   1. forced (not NULL and not "auto"): that kernel, which must serve p;
+ *   2. cache (may be NULL): the kernel tg_tune measured fastest for p's device and class, at
+ *      p's exact shape or the nearest shape bucket (tg_cache_lookup), if it can serve p;
+ *   3. the heuristic: among auto-pickable rows that can serve p, the lowest tg_plan_cost
+ *      (ties: the higher rank, then registry order).
+ * Returns TG_OK and *plan, or a status and the reason in why. */
+tg_status tg_plan_choose(const tg_problem *p, const char *forced, const tg_tune_cache *cache,
+                         tg_plan *plan, char *why, size_t why_len);
 
 /* The problem as the kernel of `plan` sees it after repacking: operands K-major and 16-byte
  * aligned where repacked (pointers and strides are filled in at launch). */
 void tg_plan_apply(const tg_plan *plan, tg_problem *p);
 
-/* Estimated time of a plan, in arbitrary units comparable between plans (planner, tests). */
+/* Estimated time of a plan, in arbitrary units comparable between plans of any family
+ * (plan_cost.c: waves of CTAs × tile work ÷ the row's efficiency ÷ its family's measured speed
+ * on p's architecture, plus split-K and repacking traffic). */
 double tg_plan_cost(const tg_plan *plan, const tg_problem *p);
+
+/* The measured speed of a family on an architecture relative to the fastest family there
+ * (1.0 when no measurement says otherwise). */
+double tg_plan_family_speed(const char *family, int sm);
 
 #endif /* TG_PLAN_H */

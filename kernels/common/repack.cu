@@ -41,8 +41,14 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
       for (int j = ty; j < kTile; j += kRowsPerPass) {
         const int64_t r = dst.order == TG_ROW_MAJOR ? r0 + j : r0 + tx;
         const int64_t c = dst.order == TG_ROW_MAJOR ? c0 + tx : c0 + j;
-        if (r < rows && c < cols)
-          d[dst.order == TG_ROW_MAJOR ? r * dst.ld + c : c * dst.ld + r] = tile[r - r0][c - c0];
+        const int64_t at = dst.order == TG_ROW_MAJOR ? r * dst.ld + c : c * dst.ld + r;
+        if (r < rows && c < cols) {
+          d[at] = tile[r - r0][c - c0];
+        } else if (dst.order == TG_ROW_MAJOR ? (r < rows && c < dst.ld) : (c < cols && r < dst.ld)) {
+          /* Padding up to the 16-byte-aligned ld: zeros, so every chunk a kernel may fetch
+           * whole is initialized. The last tile always reaches it (ld - extent < 16 bytes). */
+          d[at] = T(0);
+        }
       }
       __syncthreads();
     }

@@ -109,10 +109,10 @@ static void test_planner(void) {
   char why[256];
   tg_gemm_init(&g, 64, 64, 64, TG_BF16, TG_BF16);
   build(&p, &g, ADDR(0x1000), ADDR(0x2000), NULL, ADDR(0x4000));
-  CHECK(tg_plan_choose(&p, NULL, &plan, why, sizeof why) == TG_OK && plan.kernel != NULL);
-  CHECK(tg_plan_choose(&p, "ref", &plan, why, sizeof why) == TG_OK && strcmp(plan.kernel->name, "ref") == 0);
+  CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK && plan.kernel != NULL);
+  CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_OK && strcmp(plan.kernel->name, "ref") == 0);
   CHECK(!plan.repack_a && !plan.repack_b && plan.splits == 1);
-  CHECK(tg_plan_choose(&p, "missing", &plan, why, sizeof why) == TG_ERR_INVALID_VALUE && plan.kernel == NULL);
+  CHECK(tg_plan_choose(&p, "missing", NULL, &plan, why, sizeof why) == TG_ERR_INVALID_VALUE && plan.kernel == NULL);
   /* Every registered row that claims a problem must pass the generic test, and the planner
    * must never pick a row that is not auto-pickable. */
   for (int i = 0; i < tg_registry_count(); ++i) {
@@ -123,11 +123,11 @@ static void test_planner(void) {
     CHECK_MSG(r->a_orders && r->b_orders && r->inputs && r->outputs, "%s: empty mask", r->name);
   }
   CHECK(tg_registry_at(-1) == NULL && tg_registry_at(tg_registry_count()) == NULL);
-  CHECK(tg_plan_choose(&p, NULL, &plan, why, sizeof why) == TG_OK && plan.kernel->auto_pick);
+  CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK && plan.kernel->auto_pick);
   /* A device outside every row's range gets NOT_SUPPORTED with a reason. */
   p.sm = 70;
-  CHECK(tg_plan_choose(&p, NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "sm_70"));
-  CHECK(tg_plan_choose(&p, "ref", &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "ref"));
+  CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "sm_70"));
+  CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "ref"));
 }
 
 int main(void) {

@@ -13,6 +13,9 @@ static const char k_usage[] =
     "  list     every registered kernel: family, architectures, tile, ladder rung\n"
     "  bench    run one GEMM, verify it against the fp64 GPU oracle, time it (and cuBLAS)\n"
     "  ladder   run every rung of the kernel ladder (docs/ladder.md) against cuBLAS\n"
+    "  tune     time every kernel on each shape, verify the fastest, store it in the tuning\n"
+    "           cache the planner reads first (docs/tuning.md); before/after table\n"
+    "  sweep    shapes x types (bench/shapes/*.txt) vs cuBLAS, verified: CSV for bench/plot.py\n"
     "  version  the library version\n"
     "\n"
     "`tilegemm <command> --help` describes a command's options.\n"
@@ -29,6 +32,8 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "list") == 0) return tg_cmd_list(argc, argv);
   if (strcmp(cmd, "bench") == 0) return tg_cmd_bench(argc, argv);
   if (strcmp(cmd, "ladder") == 0) return tg_cmd_ladder(argc, argv);
+  if (strcmp(cmd, "tune") == 0) return tg_cmd_tune(argc, argv);
+  if (strcmp(cmd, "sweep") == 0) return tg_cmd_sweep(argc, argv);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("tilegemm %s\n", tg_version());
     return TG_EXIT_OK;

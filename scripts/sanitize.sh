@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# sanitize.sh — compute-sanitizer (memcheck with leak check, initcheck, racecheck, synccheck)
+# over the GPU tests, each run time-boxed; one summary line per run, logs under $OUT.
+# Assumes scripts/gpu_suite.sh build has run (BUILD, default build-gpu).
+set -u
+BUILD=${BUILD:-build-gpu}
+OUT=${OUT:-$PWD/out}
+T=$BUILD/tests
+LIMIT=${SANITIZE_TIMEOUT:-150}
+runs=(
+  "test_gpu_grid --quick --family bf16"
+  "test_gpu_grid --quick --family f32"
+  "test_gpu_grid --quick --family s8"
+  "test_gpu_fuzz --cases 60"
+  "test_gpu_features --kernel sm90_128x256x64"
+  "test_gpu_features --kernel sm90_128x128x64"
+  "test_gpu_features --kernel sm80_128x256x64"
+  "test_gpu_features --kernel sm80_64x64x64_splitk"
+  "test_gpu_features --kernel sm80_tf32_128x128x32"
+  "test_gpu_features --kernel sm80_s8_128x128x128"
+  "test_gpu_features --kernel ref"
+  "test_ladder_edges"
+)
+for tool in ${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}; do
+  extra=""
+  [ "$tool" = memcheck ] && extra="--leak-check full"
+  for r in "${runs[@]}"; do
+    name=$(echo "$r" | tr ' ' '_' | tr -d '-')
+    log="$OUT/san_${tool}_${name}.log"
+    start=$(date +%s)
+    # shellcheck disable=SC2086
+    timeout "$LIMIT" compute-sanitizer --tool "$tool" $extra --error-exitcode 99 $T/$r >"$log" 2>&1
+    rc=$?
+    summary=$(grep -oE "ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard[^$]*" "$log" | tail -1)
+    echo "$tool | $r | rc=$rc | ${summary:-no summary (timeout?)} | $(( $(date +%s) - start )) s"
+  done
+done
+(cd "$OUT" && tar czf sanitize_logs.tar.gz --remove-files san_*.log 2>/dev/null)

@@ -1,0 +1,83 @@
+/*
+ * plan_cost.c — the planner's heuristic: an estimated time for every plan, comparable between
+ * rows and families, used when the tuning cache has nothing for a problem.
+ *
+ *   cost = waves × tile_m × tile_n × (k / splits) × occupancy ÷ efficiency ÷ family speed
+ *          + split-K partial sums + repacking, in multiply-add time units of one SM
+ *
+ * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
+ *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
+ *   K is large, split-K rows (more CTAs over the same SMs).
+ * - efficiency (registry row, percent) is a row's measured throughput of a full wave relative
+ *   to the best row of its family; family speed (below) puts the families on one scale per
+ *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).
+ * - Repacking reads and writes the operand once at memory speed.
+ */
+#include <string.h>
+
+#include "plan.h"
+
+/* Multiply-adds per SM per unit time at 100% efficiency, against bytes moved per SM per unit
+ * time (H100: ~640 TFLOP/s mma.sync, ~3 TB/s DRAM, i.e. about 107 multiply-adds per byte). */
+#define TG_MACS_PER_BYTE 107.0
+#define TG_PERCENT 100.0
+/* Tile assumed for rows that declare none. */
+#define TG_DEFAULT_TILE 64
+/* Bytes of one fp32/int32 partial sum of split-K. */
+#define TG_PARTIAL_BYTES 4.0
+/* Each byte of a partial sum or repacked operand is written once and read once. */
+#define TG_WRITE_AND_READ 2.0
+
+/* Throughput of a family on an architecture range relative to the fastest family there.
+ * Families and architectures not listed run at 1.0. */
+typedef struct family_speed {
+  const char *family;
+  int sm_min, sm_max;
+  double speed;
+  /* where the number comes from */
+} family_speed;
+
+static const family_speed k_family_speeds[] = {
+    /* H100 SXM (132 SMs), CUDA 13.0, bf16 4096³, 2026-11: best sm80 row (sm80_256x128x64)
+     * 390 TFLOP/s against the best sm90 row (sm90_128x256x64) 651 TFLOP/s. */
+    {"sm80", 90, 90, 390.0 / 651.0},
+    /* The reference kernel: 8.5 TFLOP/s at 4096³ bf16 on the H100 (README) against 651. It
+     * only wins where nothing else serves. */
+    {"ref", TG_SM_ANY_MIN, TG_SM_ANY_MAX, 8.5 / 651.0},
+};
+
+double tg_plan_family_speed(const char *family, int sm) {
+  for (size_t i = 0; i < sizeof k_family_speeds / sizeof k_family_speeds[0]; ++i) {
+    const family_speed *f = &k_family_speeds[i];
+    if (sm >= f->sm_min && sm <= f->sm_max && strcmp(f->family, family) == 0) return f->speed;
+  }
+  return 1.0;
+}
+
+static double ceil_div(double a, double b) { return (double)(int64_t)((a + b - 1) / b); }
+
+double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
+  const tg_kernel *k = plan->kernel;
+  const double tm = k->tile_m ? k->tile_m : TG_DEFAULT_TILE, tn = k->tile_n ? k->tile_n : TG_DEFAULT_TILE;
+  const double occupancy = k->occupancy ? k->occupancy : 1;
+  const double efficiency = (k->efficiency ? k->efficiency : TG_PERCENT) / TG_PERCENT;
+  const double speed = tg_plan_family_speed(k->family, p->sm);
+  const double splits = plan->splits > 0 ? plan->splits : 1;
+  const double tiles = ceil_div((double)p->m, tm) * ceil_div((double)p->n, tn);
+  const double ctas = tiles * (double)p->batch * splits;
+  const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
+  double waves = ceil_div(ctas, slots);
+  if (waves < 1) waves = 1;
+  double cost = waves * tm * tn * ((double)p->k / splits) * occupancy / (efficiency * speed);
+  /* Partial sums written and read back once per split, spread over all SMs. */
+  if (splits > 1)
+    cost += TG_WRITE_AND_READ * TG_PARTIAL_BYTES * splits * (double)(p->m * p->n * p->batch) *
+            TG_MACS_PER_BYTE / slots;
+  if (plan->repack_a)
+    cost += TG_WRITE_AND_READ * (double)(p->m * p->k * p->batch) * tg_dtype_size(p->a_type) *
+            TG_MACS_PER_BYTE / slots;
+  if (plan->repack_b)
+    cost += TG_WRITE_AND_READ * (double)(p->k * p->n * p->batch) * tg_dtype_size(p->b_type) *
+            TG_MACS_PER_BYTE / slots;
+  return cost;
+}

@@ -1,0 +1,163 @@
+/*
+ * test_heuristic.c — what the planner's heuristic guarantees, with no GPU (virtual handles and
+ * no cache): the lowest-cost plan wins across families; wave quantization sends small M·N to
+ * smaller tiles and, with a long K, to split-K rows; large squares take the 128×256-class
+ * tiles of the fastest family on the architecture; unaligned operands are repacked rather
+ * than sent to the reference kernel; fp32 goes to `ref`. Only what the cost model really
+ * implies is asserted, so refitting its constants from a sweep keeps these true.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "check.h"
+#include "plan.h"
+#include "problem_build.h"
+#include "registry.h"
+#include "tilegemm.h"
+#include "validate.h"
+
+#define H100_SM 90
+#define H100_SMS 132
+#define A100_SM 80
+#define A100_SMS 108
+/* The 128×256 (or 256×128) class of CTA tiles. */
+#define LARGE_TILE_AREA (128 * 256)
+
+static tg_handle *g_h90, *g_h80;
+
+static int have_family(const char *family) {
+  for (int i = 0; i < tg_registry_count(); ++i)
+    if (strcmp(tg_registry_at(i)->family, family) == 0) return 1;
+  return 0;
+}
+
+static void request(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype t) {
+  tg_gemm_init(g, m, n, k, t, t == TG_S8 ? TG_S32 : t);
+  g->b_order = TG_COL_MAJOR;
+}
+
+/* The row the planner picks for g on h. */
+static const tg_kernel *pick(tg_handle *h, const tg_gemm *g) {
+  tg_status s = tg_check(h, g);
+  CHECK_MSG(s == TG_OK, "tg_check: %s", tg_last_error(h));
+  return s == TG_OK ? tg_registry_find(tg_last_kernel(h)) : NULL;
+}
+
+static int area(const tg_kernel *k) { return k ? k->tile_m * k->tile_n : 0; }
+
+/* The chosen plan has the lowest cost of every auto-pickable row that can serve. */
+static void check_minimal(int sm, int sms, const tg_gemm *g) {
+  tg_layout L;
+  tg_problem p;
+  tg_plan chosen, other;
+  char why[256];
+  CHECK(tg_validate_gemm(NULL, "test", g, &L) == TG_OK);
+  tg_problem_build(&p, g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
+                   (void *)(uintptr_t)4096, sm, sms);
+  CHECK(tg_plan_choose(&p, NULL, NULL, &chosen, why, sizeof why) == TG_OK);
+  const double best = tg_plan_cost(&chosen, &p);
+  for (int i = 0; i < tg_registry_count(); ++i) {
+    const tg_kernel *k = tg_registry_at(i);
+    if (!k->auto_pick || tg_plan_for_kernel(k, &p, &other, why, sizeof why) != TG_OK) continue;
+    CHECK_MSG(tg_plan_cost(&other, &p) >= best, "%s is cheaper than the chosen %s for %lldx%lldx%lld",
+              k->name, chosen.kernel->name, (long long)g->m, (long long)g->n, (long long)g->k);
+  }
+}
+
+static void test_family_speeds(void) {
+  CHECK(tg_plan_family_speed("sm90", H100_SM) == 1.0);
+  CHECK(tg_plan_family_speed("sm80", A100_SM) == 1.0);
+  CHECK(tg_plan_family_speed("sm80", H100_SM) < 1.0 && tg_plan_family_speed("sm80", H100_SM) > 0.3);
+  CHECK(tg_plan_family_speed("ref", H100_SM) < 0.05 && tg_plan_family_speed("ref", A100_SM) < 0.05);
+}
+
+static void test_large_squares(void) {
+  tg_gemm g;
+  const int64_t sizes[] = {4096, 8192};
+  for (int i = 0; i < 2; ++i) {
+    request(&g, sizes[i], sizes[i], sizes[i], TG_BF16);
+    const tg_kernel *k = pick(g_h90, &g);
+    if (have_family("sm90"))
+      CHECK_MSG(k && strcmp(k->family, "sm90") == 0 && area(k) == LARGE_TILE_AREA, "sm_90 %lld^3: %s",
+                (long long)sizes[i], k ? k->name : "-");
+    k = pick(g_h80, &g);
+    if (have_family("sm80"))
+      CHECK_MSG(k && strcmp(k->family, "sm80") == 0 && area(k) == LARGE_TILE_AREA, "sm_80 %lld^3: %s",
+                (long long)sizes[i], k ? k->name : "-");
+    check_minimal(H100_SM, H100_SMS, &g);
+    check_minimal(A100_SM, A100_SMS, &g);
+  }
+}
+
+/* 1024³ on 132 SMs: 128×256 tiles make 32 CTAs, a quarter of a wave; smaller tiles win. */
+static void test_wave_quantization(void) {
+  tg_gemm g;
+  request(&g, 1024, 1024, 1024, TG_BF16);
+  const tg_kernel *k = pick(g_h90, &g);
+  if (have_family("sm90") || have_family("sm80"))
+    CHECK_MSG(k && area(k) < LARGE_TILE_AREA, "1024^3 on sm_90: %s", k ? k->name : "-");
+  check_minimal(H100_SM, H100_SMS, &g);
+}
+
+/* Small M·N, long K: a few CTAs would each walk all of K; split-K rows spread K over the SMs. */
+static void test_split_k(void) {
+  if (!have_family("sm80")) return;
+  tg_gemm g;
+  request(&g, 128, 128, 65536, TG_BF16);
+  const tg_kernel *k = pick(g_h90, &g);
+  CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_90 128x128x65536: %s", k ? k->name : "-");
+  k = pick(g_h80, &g);
+  CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_80 128x128x65536: %s", k ? k->name : "-");
+  tg_layout L;
+  tg_problem p;
+  tg_plan plan;
+  char why[256];
+  CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
+  tg_problem_build(&p, &g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
+                   (void *)(uintptr_t)4096, H100_SM, H100_SMS);
+  CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK && plan.splits > 1);
+  check_minimal(H100_SM, H100_SMS, &g);
+  /* A large square never splits. */
+  request(&g, 8192, 8192, 8192, TG_BF16);
+  k = pick(g_h80, &g);
+  CHECK(k && !strstr(k->name, "splitk"));
+}
+
+/* Unaligned operands (odd leading dimensions) are repacked for a fast row, not sent to ref. */
+static void test_unaligned(void) {
+  tg_gemm g;
+  request(&g, 4095, 4097, 4093, TG_BF16);
+  const tg_kernel *k = pick(g_h90, &g);
+  if (have_family("sm90") || have_family("sm80")) CHECK_MSG(k && strcmp(k->family, "ref") != 0, "%s", k ? k->name : "-");
+  check_minimal(H100_SM, H100_SMS, &g);
+}
+
+/* Types only `ref` serves automatically, and types of one family. */
+static void test_types(void) {
+  tg_gemm g;
+  request(&g, 512, 512, 512, TG_F32);
+  const tg_kernel *k = pick(g_h90, &g);
+  CHECK_MSG(k && strcmp(k->name, "ref") == 0, "fp32: %s", k ? k->name : "-");
+  if (!have_family("sm80")) return;
+  request(&g, 4096, 4096, 4096, TG_F32);
+  g.compute = TG_COMPUTE_TF32;
+  k = pick(g_h90, &g);
+  CHECK_MSG(k && (k->inputs & TG_MASK(TG_IN_TF32)) && strcmp(k->family, "ref") != 0, "tf32: %s", k ? k->name : "-");
+  request(&g, 4096, 4096, 4096, TG_S8);
+  k = pick(g_h90, &g);
+  CHECK_MSG(k && (k->inputs & TG_MASK(TG_IN_S8)) && strcmp(k->family, "ref") != 0, "s8: %s", k ? k->name : "-");
+}
+
+int main(void) {
+  CHECK(tg_create_virtual(&g_h90, H100_SM, H100_SMS) == TG_OK);
+  CHECK(tg_create_virtual(&g_h80, A100_SM, A100_SMS) == TG_OK);
+  test_family_speeds();
+  test_large_squares();
+  test_wave_quantization();
+  test_split_k();
+  test_unaligned();
+  test_types();
+  tg_destroy(g_h90);
+  tg_destroy(g_h80);
+  return tg_test_finish("test_heuristic");
+}
