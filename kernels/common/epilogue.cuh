@@ -191,17 +191,37 @@ __device__ __noinline__ static void thread_epilogue_store2_call(const tg_problem
   thread_epilogue_store2(p, bat, row, col, a0, a1);
 }
 
-/* 1 when the epilogue is D = alpha·acc into 16-byte-aligned f32/f16/bf16 D, with nothing to
- * read: the case kernels unroll inline with one multiply and one store per pair. */
-__host__ __device__ __forceinline__ int tg_epilogue_is_plain(const tg_problem &p) {
-  return !p.read_c && !p.has_bias && p.act == TG_ACT_NONE && !p.exact_int && p.align_d >= 16 &&
-         (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16);
+/* 1 when a kernel may run the epilogue inline, pair by pair, on whole tiles: D = act(alpha·acc
+ * + bias) into 16-byte-aligned f32/f16/bf16 D, with no C, a bias (if any) of D's type along n,
+ * and ReLU or no activation. That much stays a few instructions per pair, small enough to
+ * unroll over a whole accumulator tile without overflowing the instruction cache; everything
+ * else (C, GELU, other types, misaligned D, edge tiles) calls thread_epilogue_store2_call. */
+__host__ __device__ __forceinline__ int tg_epilogue_is_inline(const tg_problem &p) {
+  return !p.read_c && !p.exact_int && p.align_d >= 16 && p.act != TG_ACT_GELU &&
+         (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16) &&
+         (!p.has_bias || (p.bias_type == p.d_type && !p.bias_along_m));
 }
 
-/* Stores alpha·(a0, a1) at (row, col), col even, inside D, for a plain epilogue. */
-__device__ __forceinline__ void thread_store2_plain(const tg_problem &p, int64_t d_off, float a0,
-                                                    float a1) {
-  const float v0 = p.alpha_f * a0, v1 = p.alpha_f * a1;
+/* Element `off` of an f32/f16/bf16 array as a float. */
+__device__ __forceinline__ float thread_load_float_type(const void *base, int64_t off, tg_dtype t) {
+  if (t == TG_BF16) return __bfloat162float(((const __nv_bfloat16 *)base)[off]);
+  if (t == TG_F16) return __half2float(((const __half *)base)[off]);
+  return ((const float *)base)[off];
+}
+
+/* The epilogue of the pair (row, col), (row, col+1), col even and both inside D, for requests
+ * tg_epilogue_is_inline accepts. Branches depend only on the request: uniform across threads. */
+__device__ __forceinline__ void thread_epilogue_pair_inline(const tg_problem &p, int64_t d_off,
+                                                            int64_t col, float a0, float a1) {
+  float v0 = p.alpha_f * a0, v1 = p.alpha_f * a1;
+  if (p.has_bias) {
+    v0 += thread_load_float_type(p.bias, col, p.d_type);
+    v1 += thread_load_float_type(p.bias, col + 1, p.d_type);
+  }
+  if (p.act == TG_ACT_RELU) {
+    v0 = v0 < 0.0f ? 0.0f : v0;
+    v1 = v1 < 0.0f ? 0.0f : v1;
+  }
   if (p.d_type == TG_BF16) *(__nv_bfloat162 *)((__nv_bfloat16 *)p.d + d_off) = __floats2bfloat162_rn(v0, v1);
   else if (p.d_type == TG_F16) *(__half2 *)((__half *)p.d + d_off) = __floats2half2_rn(v0, v1);
   else *(float2 *)((float *)p.d + d_off) = make_float2(v0, v1);

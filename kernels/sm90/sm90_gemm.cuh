@@ -15,8 +15,9 @@
  *     from L2 and TMA multicasts it to all, cutting L2→SM traffic, the limit of 128×256 tiles.
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
  *     producer already fills the next tile's stages while the consumers run the epilogue.
- *   - The epilogue writes straight from the accumulators: inline for D = alpha·acc, through the
- *     shared out-of-line epilogue (beta·C, bias, activation, any type, edges) otherwise.
+ *   - The epilogue writes straight from the accumulators: inline on whole tiles for
+ *     act(alpha·acc + bias) with ReLU into f32/f16/bf16 D; through the shared out-of-line
+ *     epilogue for the rest (C, GELU, integer or mixed types, misaligned D, edge tiles).
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
  */
@@ -246,14 +247,15 @@ struct Sm90Gemm {
   }
 
   /* d[4j + 2i + c] is row 16·warp + g + 8i, column 8j + 2t + c of a 64-row block. Whole tiles
-   * with a plain epilogue take the compact inline path; the rest call the shared epilogue out
-   * of line. */
+   * of requests the inline epilogue accepts (alpha, bias of D's type, ReLU) are finished
+   * inline; the rest call the shared epilogue out of line, which keeps the kernel small enough
+   * for the instruction cache (a fully inline general epilogue made it 300 KB of code). */
   __device__ static void epilogue(const tg_problem &p, float (&acc)[kRowBlocks][kAcc], int64_t bat,
                                   int64_t tm, int64_t tn, int cw, int warp, int lane) {
     const int g = lane / 4, t = lane % 4;
     const int64_t row0 = tm * BM + cw * kWgRows + 16 * warp + g, col0 = tn * BN + 2 * t;
     if (tm * BM >= p.m) return; /* the padding CTA of a cluster at the m edge */
-    const bool plain = tg_epilogue_is_plain(p) && (tm + 1) * BM <= p.m && (tn + 1) * BN <= p.n;
+    const bool fast = tg_epilogue_is_inline(p) && (tm + 1) * BM <= p.m && (tn + 1) * BN <= p.n;
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
@@ -262,8 +264,9 @@ struct Sm90Gemm {
         const int64_t d_row = bat * p.batch_stride_d + row * p.ldd + col0;
 #pragma unroll
         for (int j = 0; j < BN / 8; ++j) {
-          if (plain)
-            thread_store2_plain(p, d_row + 8 * j, acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
+          if (fast)
+            thread_epilogue_pair_inline(p, d_row + 8 * j, col0 + 8 * j, acc[rb][4 * j + 2 * i],
+                                        acc[rb][4 * j + 2 * i + 1]);
           else
             thread_epilogue_store2_call(p, bat, row, col0 + 8 * j, acc[rb][4 * j + 2 * i],
                                         acc[rb][4 * j + 2 * i + 1]);

@@ -198,6 +198,32 @@ static void test_special_scalars(void) {
   }
 }
 
+/* Whole tiles through every epilogue on the tensor-core families: the kernels finish whole
+ * tiles on their own inline paths, which the edge-heavy cases above rarely reach. */
+static void test_full_tile_epilogues(const tg_kernel_info *kinfo) {
+  if (strcmp(kinfo->family, "sm90") != 0 && strcmp(kinfo->family, "sm80") != 0) return;
+  const tg_dtype outs[] = {TG_BF16, TG_F32};
+  long ran = 0;
+  for (int e = TG_EPI_NONE; e <= TG_EPI_BIAS_GELU; ++e)
+    for (int o = 0; o < 2; ++o)
+      for (int with_c = 0; with_c < 2; ++with_c)
+        for (int corder = 0; corder < 2; ++corder) {
+          tg_gemm g;
+          tg_case_options opt;
+          init(&g, &k_types[3], 256, 512, 64); /* bf16 inputs: a multiple of every tile */
+          g.kernel = kinfo->name;
+          g.d_type = g.c_type = g.bias_type = outs[o];
+          g.epilogue = (tg_epilogue)e;
+          g.alpha = 1.25;
+          g.beta = with_c ? -0.5 : 0.0;
+          g.c_order = corder ? TG_COL_MAJOR : TG_ROW_MAJOR;
+          defaults(&opt, 700000u + (uint64_t)(e * 100 + o * 10 + with_c * 2 + corder));
+          opt.allow_refusal = 1;
+          if (run(&g, &opt, "full-tile epilogue") == TG_CASE_PASS) ++ran;
+        }
+  printf("full tiles  %-28s %ld cases ran\n", kinfo->name, ran);
+}
+
 /* The GPU oracle agrees with the CPU oracle (both fp64) to rounding of the sums. */
 static void test_gpu_oracle(void) {
   for (int t = 0; t < TYPE_COUNT; ++t)
@@ -278,6 +304,7 @@ int main(int argc, char **argv) {
     tg_kernel_get(i, &k);
     if (only && strcmp(only, k.name) != 0) continue;
     test_tile_edges(&k);
+    test_full_tile_epilogues(&k);
   }
   if (!only) {
     test_batches();
