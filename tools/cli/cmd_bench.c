@@ -55,13 +55,9 @@ int tg_cmd_bench(int argc, char **argv) {
     fputs(k_help, stdout);
     return TG_EXIT_OK;
   }
-  int rc = tg_cli_require_device();
-  if (rc) return rc;
   tg_handle *h = NULL;
-  if (tg_create(&h) != TG_OK) {
-    fprintf(stderr, "tilegemm bench: %s\n", tg_last_error(NULL));
-    return TG_EXIT_ERROR;
-  }
+  int rc = tg_cli_open_handle("bench", &h);
+  if (rc) return rc;
   tg_bench_result r;
   char msg[512];
   if (tg_bench_run(h, &o, &r, msg, sizeof msg) != 0) {

@@ -17,6 +17,17 @@ int tg_cli_require_device(void) {
   return 0;
 }
 
+int tg_cli_open_handle(const char *cmd, tg_handle **h) {
+  *h = NULL;
+  int rc = tg_cli_require_device();
+  if (rc) return rc;
+  if (tg_create(h) != TG_OK) {
+    fprintf(stderr, "tilegemm %s: %s\n", cmd, tg_last_error(NULL));
+    return TG_EXIT_ERROR;
+  }
+  return 0;
+}
+
 static int attr(enum cudaDeviceAttr a, int dev) {
   int v = 0;
   cudaDeviceGetAttribute(&v, a, dev);

@@ -64,25 +64,6 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
   return -1;
 }
 
-/* "--name value" or "--name=value": 1 on a match (value in *val when takes_value), 0 if
- * another option, -1 when the value is missing or given to a flag. */
-static int match(const char *name, int takes_value, int argc, char **argv, int *i,
-                 const char **val) {
-  const char *a = argv[*i];
-  const size_t len = strlen(name);
-  if (strncmp(a, name, len) != 0) return 0;
-  if (a[len] == '=') {
-    if (!takes_value) return -1;
-    *val = a + len + 1;
-    return 1;
-  }
-  if (a[len] != '\0') return 0;
-  if (!takes_value) return 1;
-  if (*i + 1 >= argc) return -1;
-  *val = argv[++*i];
-  return 1;
-}
-
 static int parse_count(const char *s, long long min, long long *out) {
   char *end;
   errno = 0;
@@ -105,25 +86,25 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
     char opt[32];
     snprintf(opt, sizeof opt, "%.*s", (int)strcspn(argv[i], "="), argv[i]);
     int r;
-    if ((r = match("--help", 0, argc, argv, &i, &v)) != 0 || (r = match("-h", 0, argc, argv, &i, &v)) != 0) {
+    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 || (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
       if (r < 0) return fail(err, n, "option %s: takes no value", opt);
       *wants_help = 1;
-    } else if ((r = match("--mnk", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--mnk", 1, argc, argv, &i, &v)) != 0) {
       int64_t x[3];
       int cnt = 0;
       if (r < 0) return fail(err, n, "option --mnk: missing value");
       if (tg_parse_int64_list(v, x, 3, 3, &cnt) != 0 || x[0] < 1 || x[1] < 1 || x[2] < 1)
         return fail(err, n, "option --mnk: expected M,N,K (positive integers), got '%s'", v);
       o->m = x[0], o->n = x[1], o->k = x[2];
-    } else if ((r = match("--dtype", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--dtype", 1, argc, argv, &i, &v)) != 0) {
       tg_dtype t;
       if (r < 0) return fail(err, n, "option --dtype: missing value");
       if (tg_parse_dtype(v, &t) != 0 || (t != TG_F32 && t != TG_F16 && t != TG_BF16))
         return fail(err, n, "option --dtype: expected f32, f16 or bf16, got '%s'", v);
       o->dtype = t;
-    } else if ((r = match("--iterations", 1, argc, argv, &i, &v)) != 0 ||
-               (r = match("--warmup", 1, argc, argv, &i, &v)) != 0 ||
-               (r = match("--seed", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--iterations", 1, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--warmup", 1, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--seed", 1, argc, argv, &i, &v)) != 0) {
       long long x;
       if (r < 0) return fail(err, n, "option %s: missing value", opt);
       if (strcmp(opt, "--seed") == 0) {
@@ -141,8 +122,8 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
         if (iters) o->iterations = (int)x;
         else o->warmup = (int)x;
       }
-    } else if ((r = match("--csv", 0, argc, argv, &i, &v)) != 0 ||
-               (r = match("--cold-l2", 0, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--csv", 0, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--cold-l2", 0, argc, argv, &i, &v)) != 0) {
       if (r < 0) return fail(err, n, "option %s: takes no value", opt);
       if (strcmp(opt, "--csv") == 0) o->csv = 1;
       else o->cold_l2 = 1;
@@ -305,13 +286,9 @@ int tg_cmd_ladder(int argc, char **argv) {
     fputs(k_help, stdout);
     return TG_EXIT_OK;
   }
-  int rc = tg_cli_require_device();
-  if (rc) return rc;
   tg_handle *h = NULL;
-  if (tg_create(&h) != TG_OK) {
-    fprintf(stderr, "tilegemm ladder: %s\n", tg_last_error(NULL));
-    return TG_EXIT_ERROR;
-  }
+  int rc = tg_cli_open_handle("ladder", &h);
+  if (rc) return rc;
   tg_gemm g;
   tg_ladder_request(&lo, &g);
   int idx[TG_LADDER_MAX_RUNGS], skipped = 0;

@@ -83,13 +83,9 @@ int tg_cmd_sweep(int argc, char **argv) {
     tg_sweep_cli_free(&o);
     return TG_EXIT_OK;
   }
-  int rc = tg_cli_require_device();
   tg_handle *h = NULL;
   FILE *out = stdout;
-  if (rc == 0 && tg_create(&h) != TG_OK) {
-    fprintf(stderr, "tilegemm sweep: %s\n", tg_last_error(NULL));
-    rc = TG_EXIT_ERROR;
-  }
+  int rc = tg_cli_open_handle("sweep", &h);
   if (rc == 0 && o.out_path && !(out = fopen(o.out_path, "w"))) {
     fprintf(stderr, "tilegemm sweep: option --out: cannot write '%s'\n", o.out_path);
     out = stdout;

@@ -196,12 +196,8 @@ int tg_cmd_tune(int argc, char **argv) {
     tg_tune_cli_free(&o);
     return TG_EXIT_OK;
   }
-  int rc = tg_cli_require_device();
   tg_handle *h = NULL;
-  if (rc == 0 && tg_create(&h) != TG_OK) {
-    fprintf(stderr, "tilegemm tune: %s\n", tg_last_error(NULL));
-    rc = TG_EXIT_ERROR;
-  }
+  int rc = tg_cli_open_handle("tune", &h);
   FILE *csv = NULL;
   tune_row *rows = NULL;
   if (rc == 0 && load_cache(h, o.cache_path) != 0) rc = TG_EXIT_ERROR;

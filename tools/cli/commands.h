@@ -21,6 +21,11 @@ int tg_cmd_sweep(int argc, char **argv);  /* cmd_sweep.c; options in run_options
 /* Prints the reason and returns TG_EXIT_NO_DEVICE when there is no CUDA device, else 0. */
 int tg_cli_require_device(void);
 
+struct tg_handle;
+/* The handle of a device command: 0 and *h, or the exit code (no device, creation failed) after
+ * printing why, prefixed with "tilegemm <cmd>:". */
+int tg_cli_open_handle(const char *cmd, struct tg_handle **h);
+
 /* ---- `tilegemm ladder` (cmd_ladder.c): parsing and rung selection, exposed for tests ---- */
 
 #define TG_LADDER_DEFAULT_MNK 4096

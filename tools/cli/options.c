@@ -103,7 +103,7 @@ static int parse_double(const char *s, double *out) {
 
 /* Matches "--name" or "--name=value"; for options with a value, *val is set (from the '=' part
  * or the next argument). Returns 1 on a match, 0 if not this option, -1 if the value is missing. */
-static int match(const char *name, int takes_value, int argc, char **argv, int *i,
+int tg_cli_match(const char *name, int takes_value, int argc, char **argv, int *i,
                  const char **val) {
   const char *a = argv[*i];
   size_t len = strlen(name);
@@ -140,7 +140,7 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
     char opt[32]; /* the option's name, without any "=value" */
     snprintf(opt, sizeof opt, "%.*s", (int)strcspn(argv[i], "="), argv[i]);
     int r;
-#define OPT(name, takes) ((r = match(name, takes, argc, argv, &i, &v)) != 0)
+#define OPT(name, takes) ((r = tg_cli_match(name, takes, argc, argv, &i, &v)) != 0)
 #define MISSING() if (r < 0) return fail(err, n, "option %s: missing value", opt)
 #define NO_VALUE() if (r < 0) return fail(err, n, "option %s: takes no value", opt)
     if (OPT("--help", 0) || OPT("-h", 0)) {

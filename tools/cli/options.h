@@ -31,6 +31,12 @@ typedef struct tg_bench_options {
 int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *wants_help,
                    char *err, size_t err_len);
 
+/* Matches argv[*i] against option `name` as "--name" or "--name=value". For options with a
+ * value, *val is set (from the '=' part or the next argument, advancing *i). Returns 1 on a
+ * match, 0 if argv[*i] is another option, -1 if the value is missing or given to a flag. */
+int tg_cli_match(const char *name, int takes_value, int argc, char **argv, int *i,
+                 const char **val);
+
 /* Parsers of single values (exposed for tests). Return 0 on success, -1 otherwise. */
 int tg_parse_dtype(const char *s, tg_dtype *out);
 int tg_parse_epilogue(const char *s, tg_epilogue *out);

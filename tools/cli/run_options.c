@@ -43,24 +43,6 @@ static void option_name(const char *arg, char *name) {
   snprintf(name, OPTION_NAME_BYTES, "%.*s", (int)strcspn(arg, "="), arg);
 }
 
-/* "--name value" or "--name=value": 1 with *val set, 0 when arg is another option, -1 when
- * the value is missing (or given to a flag). */
-static int match(const char *name, int takes_value, int argc, char **argv, int *i, const char **val) {
-  const char *a = argv[*i];
-  const size_t len = strlen(name);
-  if (strncmp(a, name, len) != 0) return 0;
-  if (a[len] == '=') {
-    if (!takes_value) return -1;
-    *val = a + len + 1;
-    return 1;
-  }
-  if (a[len] != '\0') return 0;
-  if (!takes_value) return 1;
-  if (*i + 1 >= argc) return -1;
-  *val = argv[++*i];
-  return 1;
-}
-
 /* Copies argv[*i] (and its separate value) into fwd when it is a forwarded option. 1 if it
  * was, 0 if not. */
 static int forward(const forwarded *list, int argc, char **argv, int *i, char **fwd, int *nfwd) {
@@ -110,20 +92,20 @@ int tg_parse_tune(int argc, char **argv, int first, tg_tune_cli *o, int *wants_h
     char opt[OPTION_NAME_BYTES];
     option_name(argv[i], opt);
     int r;
-    if ((r = match("--help", 0, argc, argv, &i, &v)) != 0 || (r = match("-h", 0, argc, argv, &i, &v)) != 0) {
+    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 || (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
       if (r < 0) rc = fail(err, n, "option %s: takes no value", opt);
       *wants_help = 1;
-    } else if ((r = match("--mnkl", 1, argc, argv, &i, &v)) != 0 ||
-               (r = match("--shapes", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--mnkl", 1, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--shapes", 1, argc, argv, &i, &v)) != 0) {
       rc = r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(&o->shapes, opt, v, err, n);
-    } else if ((r = match("--cache", 1, argc, argv, &i, &v)) != 0 ||
-               (r = match("--csv", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--cache", 1, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--csv", 1, argc, argv, &i, &v)) != 0) {
       if (r < 0 || !*v) rc = fail(err, n, "option %s: missing file name", opt);
       else if (strcmp(opt, "--cache") == 0) o->cache_path = v;
       else o->csv_path = v;
-    } else if ((r = match("--cold-l2", 0, argc, argv, &i, &v)) != 0 ||
-               (r = match("--warm-l2", 0, argc, argv, &i, &v)) != 0 ||
-               (r = match("--no-save", 0, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--cold-l2", 0, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--warm-l2", 0, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--no-save", 0, argc, argv, &i, &v)) != 0) {
       if (r < 0) rc = fail(err, n, "option %s: takes no value", opt);
       else if (strcmp(opt, "--no-save") == 0) o->save = 0;
       else o->flush_l2 = strcmp(opt, "--cold-l2") == 0;
@@ -167,18 +149,18 @@ int tg_parse_sweep(int argc, char **argv, int first, tg_sweep_cli *o, int *wants
     char opt[OPTION_NAME_BYTES];
     option_name(argv[i], opt);
     int r;
-    if ((r = match("--help", 0, argc, argv, &i, &v)) != 0 || (r = match("-h", 0, argc, argv, &i, &v)) != 0) {
+    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 || (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
       if (r < 0) rc = fail(err, n, "option %s: takes no value", opt);
       *wants_help = 1;
-    } else if ((r = match("--mnkl", 1, argc, argv, &i, &v)) != 0 ||
-               (r = match("--shapes", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--mnkl", 1, argc, argv, &i, &v)) != 0 ||
+               (r = tg_cli_match("--shapes", 1, argc, argv, &i, &v)) != 0) {
       rc = r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(&o->shapes, opt, v, err, n);
-    } else if ((r = match("--dtype", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--dtype", 1, argc, argv, &i, &v)) != 0) {
       rc = r < 0 ? fail(err, n, "option --dtype: missing value") : parse_types(o, v, err, n);
-    } else if ((r = match("--out", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--out", 1, argc, argv, &i, &v)) != 0) {
       if (r < 0 || !*v) rc = fail(err, n, "option --out: missing file name");
       else o->out_path = v;
-    } else if ((r = match("--check-max", 1, argc, argv, &i, &v)) != 0) {
+    } else if ((r = tg_cli_match("--check-max", 1, argc, argv, &i, &v)) != 0) {
       char *end;
       errno = 0;
       const long long x = r < 0 ? 0 : strtoll(v, &end, 10);
