@@ -63,20 +63,6 @@ __device__ __forceinline__ void warp_ldmatrix_x4_trans(uint32_t (&r)[4], uint32_
                : "r"(smem_addr));
 }
 
-/* Two 8×8 matrices; lanes 0..15 give the row addresses (the others' are ignored but must be
- * valid shared addresses). */
-__device__ __forceinline__ void warp_ldmatrix_x2(uint32_t (&r)[2], uint32_t smem_addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0, %1}, [%2];\n"
-               : "=r"(r[0]), "=r"(r[1])
-               : "r"(smem_addr));
-}
-
-__device__ __forceinline__ void warp_ldmatrix_x2_trans(uint32_t (&r)[2], uint32_t smem_addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
-               : "=r"(r[0]), "=r"(r[1])
-               : "r"(smem_addr));
-}
-
 /* d += A·B for a 16×8×16 tile: A row-major f16, B column-major f16, fp32 accumulators. */
 __device__ __forceinline__ void warp_mma_m16n8k16_f16(float (&d)[4], const uint32_t (&a)[4],
                                                       const uint32_t (&b)[2]) {

@@ -138,13 +138,6 @@ __device__ __forceinline__ void warpgroup_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory");
 }
 
-/* Keeps the compiler from moving accumulator accesses across a wgmma in flight. */
-template <int N>
-__device__ __forceinline__ void thread_fence_registers(float (&r)[N]) {
-#pragma unroll
-  for (int i = 0; i < N; ++i) asm volatile("" : "+f"(r[i])::"memory");
-}
-
 /* ---- registers and barriers ---------------------------------------------------------------- */
 
 /* Raise (consumers) or lower (producer) this warpgroup's register budget. */

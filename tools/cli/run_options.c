@@ -77,6 +77,26 @@ static int add_shapes(tg_shape_list *l, const char *opt, const char *v, char *er
 void tg_tune_cli_free(tg_tune_cli *o) { tg_shape_list_free(&o->shapes); }
 void tg_sweep_cli_free(tg_sweep_cli *o) { tg_shape_list_free(&o->shapes); }
 
+/* The options tune and sweep share: --help/-h and --mnkl/--shapes. Returns 1 when argv[*i] was
+ * one of them (*rc set to 0 or the parse failure), 0 when it is another option. */
+static int parse_shared(int argc, char **argv, int *i, const char *opt, tg_shape_list *shapes,
+                        int *wants_help, int *rc, char *err, size_t n) {
+  const char *v = NULL;
+  int r;
+  if ((r = tg_cli_match("--help", 0, argc, argv, i, &v)) != 0 ||
+      (r = tg_cli_match("-h", 0, argc, argv, i, &v)) != 0) {
+    if (r < 0) *rc = fail(err, n, "option %s: takes no value", opt);
+    *wants_help = 1;
+    return 1;
+  }
+  if ((r = tg_cli_match("--mnkl", 1, argc, argv, i, &v)) != 0 ||
+      (r = tg_cli_match("--shapes", 1, argc, argv, i, &v)) != 0) {
+    *rc = r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(shapes, opt, v, err, n);
+    return 1;
+  }
+  return 0;
+}
+
 int tg_parse_tune(int argc, char **argv, int first, tg_tune_cli *o, int *wants_help, char *err,
                   size_t n) {
   memset(o, 0, sizeof *o);
@@ -92,12 +112,7 @@ int tg_parse_tune(int argc, char **argv, int first, tg_tune_cli *o, int *wants_h
     char opt[OPTION_NAME_BYTES];
     option_name(argv[i], opt);
     int r;
-    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 || (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
-      if (r < 0) rc = fail(err, n, "option %s: takes no value", opt);
-      *wants_help = 1;
-    } else if ((r = tg_cli_match("--mnkl", 1, argc, argv, &i, &v)) != 0 ||
-               (r = tg_cli_match("--shapes", 1, argc, argv, &i, &v)) != 0) {
-      rc = r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(&o->shapes, opt, v, err, n);
+    if (parse_shared(argc, argv, &i, opt, &o->shapes, wants_help, &rc, err, n)) {
     } else if ((r = tg_cli_match("--cache", 1, argc, argv, &i, &v)) != 0 ||
                (r = tg_cli_match("--csv", 1, argc, argv, &i, &v)) != 0) {
       if (r < 0 || !*v) rc = fail(err, n, "option %s: missing file name", opt);
@@ -149,12 +164,7 @@ int tg_parse_sweep(int argc, char **argv, int first, tg_sweep_cli *o, int *wants
     char opt[OPTION_NAME_BYTES];
     option_name(argv[i], opt);
     int r;
-    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 || (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
-      if (r < 0) rc = fail(err, n, "option %s: takes no value", opt);
-      *wants_help = 1;
-    } else if ((r = tg_cli_match("--mnkl", 1, argc, argv, &i, &v)) != 0 ||
-               (r = tg_cli_match("--shapes", 1, argc, argv, &i, &v)) != 0) {
-      rc = r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(&o->shapes, opt, v, err, n);
+    if (parse_shared(argc, argv, &i, opt, &o->shapes, wants_help, &rc, err, n)) {
     } else if ((r = tg_cli_match("--dtype", 1, argc, argv, &i, &v)) != 0) {
       rc = r < 0 ? fail(err, n, "option --dtype: missing value") : parse_types(o, v, err, n);
     } else if ((r = tg_cli_match("--out", 1, argc, argv, &i, &v)) != 0) {
