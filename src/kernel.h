@@ -60,10 +60,12 @@ typedef struct tg_kernel {
   int tile_m, tile_n, tile_k;
   int repack;              /* 1: the planner may first copy A or B into the workspace, K-major
                               and 16-byte aligned, when their order or alignment does not fit */
-  int occupancy;           /* CTAs per SM (planner's wave estimate); 0 = 1 */
+  int occupancy;           /* tiles in flight per SM (planner's wave estimate); 0 = 1 */
   int efficiency;          /* measured throughput of a full wave relative to the best row of
                               its family, percent (planner); 0 = 100. plan_cost.c's family
                               speeds put the families on one scale */
+  int tile_overhead_k;     /* the cost of a tile that the math does not hide (epilogue, refilling
+                              the pipeline), as the k it equals (planner); 0 = none */
   tg_launch_fn launch;
   tg_workspace_fn workspace;      /* may be NULL */
   tg_splits_fn splits;            /* may be NULL */

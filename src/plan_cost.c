@@ -2,8 +2,8 @@
  * plan_cost.c — the planner's heuristic: an estimated time for every plan, comparable between
  * rows and families, used when the tuning cache has nothing for a problem.
  *
- *   cost = waves × tile_m × tile_n × (k / splits) × occupancy ÷ efficiency ÷ family speed
- *          + split-K partial sums + repacking, in multiply-add time units of one SM
+ *   cost = waves × tile_m × tile_n × (k / splits + tile overhead) × occupancy ÷ efficiency
+ *          ÷ family speed + split-K partial sums + repacking, in multiply-add time units of one SM
  *
  * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
  *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
@@ -11,6 +11,9 @@
  * - efficiency (registry row, percent) is a row's measured throughput of a full wave relative
  *   to the best row of its family; family speed (below) puts the families on one scale per
  *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).
+ * - tile overhead (registry row, in k units): what a tile costs beyond its math when nothing
+ *   overlaps it (the epilogue, refilling the pipeline); it makes short-K problems prefer rows
+ *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone.
  * - Repacking reads and writes the operand once at memory speed.
  */
 #include <string.h>
@@ -68,7 +71,8 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = ceil_div(ctas, slots);
   if (waves < 1) waves = 1;
-  double cost = waves * tm * tn * ((double)p->k / splits) * occupancy / (efficiency * speed);
+  const double k_cost = (double)p->k / splits + k->tile_overhead_k;
+  double cost = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
   /* Partial sums written and read back once per split, spread over all SMs. */
   if (splits > 1)
     cost += TG_WRITE_AND_READ * TG_PARTIAL_BYTES * splits * (double)(p->m * p->n * p->batch) *

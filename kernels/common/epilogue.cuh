@@ -144,58 +144,20 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
   }
 }
 
-/* The same epilogue for two consecutive outputs (col, col+1), as wgmma and mma.sync
- * accumulators hold them; the pair is stored as one 4- or 8-byte vector when D allows. */
-__device__ __forceinline__ void thread_epilogue_store2(const tg_problem &p, int64_t bat,
-                                                       int64_t row, int64_t col, float a0,
-                                                       float a1) {
-  if (row >= p.m || col >= p.n) return;
-  const bool both = col + 1 < p.n;
-  const int64_t d_off = bat * p.batch_stride_d + row * p.ldd + col;
-  float v[2] = {p.alpha_f * a0, p.alpha_f * a1};
-  if (p.read_c) {
-    const int64_t c_off = bat * p.batch_stride_c + row * p.ldc + col;
-    v[0] = fmaf(p.beta_f, thread_load_f32(p.c, c_off, p.c_type), v[0]);
-    if (both) v[1] = fmaf(p.beta_f, thread_load_f32(p.c, c_off + 1, p.c_type), v[1]);
-  }
-  if (p.has_bias) {
-    v[0] += thread_load_f32(p.bias, p.bias_along_m ? row : col, p.bias_type);
-    if (both) v[1] += thread_load_f32(p.bias, p.bias_along_m ? row : col + 1, p.bias_type);
-  }
-  v[0] = thread_activate_f32(v[0], p.act);
-  v[1] = thread_activate_f32(v[1], p.act);
-  /* A pair starts at an even column: with D aligned to its size, the pair vector is aligned. */
-  if (both && (col & 1) == 0) {
-    if (p.d_type == TG_BF16 && p.align_d >= 4) {
-      *(__nv_bfloat162 *)((__nv_bfloat16 *)p.d + d_off) = __floats2bfloat162_rn(v[0], v[1]);
-      return;
-    }
-    if (p.d_type == TG_F16 && p.align_d >= 4) {
-      *(__half2 *)((__half *)p.d + d_off) = __floats2half2_rn(v[0], v[1]);
-      return;
-    }
-    if (p.d_type == TG_F32 && p.align_d >= 8) {
-      *(float2 *)((float *)p.d + d_off) = make_float2(v[0], v[1]);
-      return;
-    }
-  }
-  thread_store_from_f32(p.d, d_off, p.d_type, v[0]);
-  if (both) thread_store_from_f32(p.d, d_off + 1, p.d_type, v[1]);
-}
-
-/* Out-of-line copy of thread_epilogue_store2 for kernels that call it from many unrolled sites:
- * one body instead of one per site keeps the kernel small enough for the instruction cache. */
-__device__ __noinline__ static void thread_epilogue_store2_call(const tg_problem &p, int64_t bat,
+/* Out-of-line copy of thread_epilogue_store8 on fp32 accumulators for kernels that call it
+ * from many unrolled sites: one body instead of one per site keeps the kernel small enough for
+ * the instruction cache. */
+__device__ __noinline__ static void thread_epilogue_store8_call(const tg_problem &p, int64_t bat,
                                                                 int64_t row, int64_t col,
-                                                                float a0, float a1) {
-  thread_epilogue_store2(p, bat, row, col, a0, a1);
+                                                                const float (&acc)[8]) {
+  thread_epilogue_store8(p, bat, row, col, acc);
 }
 
 /* 1 when a kernel may run the epilogue inline, pair by pair, on whole tiles: D = act(alpha·acc
  * + bias) into 16-byte-aligned f32/f16/bf16 D, with no C, a bias (if any) of D's type along n,
  * and ReLU or no activation. That much stays a few instructions per pair, small enough to
  * unroll over a whole accumulator tile without overflowing the instruction cache; everything
- * else (C, GELU, other types, misaligned D, edge tiles) calls thread_epilogue_store2_call. */
+ * else (C, GELU, other types, misaligned D, edge tiles) calls thread_epilogue_store8_call. */
 __host__ __device__ __forceinline__ int tg_epilogue_is_inline(const tg_problem &p) {
   return !p.read_c && !p.exact_int && p.align_d >= 16 && p.act != TG_ACT_GELU &&
          (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16) &&
@@ -209,10 +171,14 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
   return ((const float *)base)[off];
 }
 
-/* The epilogue of the pair (row, col), (row, col+1), col even and both inside D, for requests
- * tg_epilogue_is_inline accepts. Branches depend only on the request: uniform across threads. */
-__device__ __forceinline__ void thread_epilogue_pair_inline(const tg_problem &p, int64_t d_off,
-                                                            int64_t col, float a0, float a1) {
+/* The pair (row, col), (row, col+1), col even and both inside D, of a request that
+ * tg_epilogue_is_inline accepts, rounded to D's type into shared memory at `dst` (the staged
+ * store of the sm90 kernels): ES = 4 for f32 D (8 bytes), 2 for f16/bf16 D (4 bytes). Branches
+ * depend only on the request: uniform across threads. */
+template <int ES>
+__device__ __forceinline__ void thread_epilogue_pair_to_shared(const tg_problem &p, int64_t col,
+                                                               float a0, float a1,
+                                                               unsigned char *dst) {
   float v0 = p.alpha_f * a0, v1 = p.alpha_f * a1;
   if (p.has_bias) {
     v0 += thread_load_float_type(p.bias, col, p.d_type);
@@ -222,9 +188,9 @@ __device__ __forceinline__ void thread_epilogue_pair_inline(const tg_problem &p,
     v0 = v0 < 0.0f ? 0.0f : v0;
     v1 = v1 < 0.0f ? 0.0f : v1;
   }
-  if (p.d_type == TG_BF16) *(__nv_bfloat162 *)((__nv_bfloat16 *)p.d + d_off) = __floats2bfloat162_rn(v0, v1);
-  else if (p.d_type == TG_F16) *(__half2 *)((__half *)p.d + d_off) = __floats2half2_rn(v0, v1);
-  else *(float2 *)((float *)p.d + d_off) = make_float2(v0, v1);
+  if constexpr (ES == 4) *(float2 *)dst = make_float2(v0, v1);
+  else if (p.d_type == TG_BF16) *(__nv_bfloat162 *)dst = __floats2bfloat162_rn(v0, v1);
+  else *(__half2 *)dst = __floats2half2_rn(v0, v1);
 }
 
 #endif /* TG_EPILOGUE_CUH */

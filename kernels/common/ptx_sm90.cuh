@@ -155,6 +155,11 @@ __device__ __forceinline__ void block_named_barrier(int id, int threads) {
   asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+/* Arrives on barrier `id` without waiting: the threads that block_named_barrier waits for. */
+__device__ __forceinline__ void block_named_barrier_arrive(int id, int threads) {
+  asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 /* ---- shared-memory matrix descriptors ------------------------------------------------------ */
 
 /* Swizzle mode field (bits 62-63) of the 128-byte swizzle that TMA's SWIZZLE_128B produces. */

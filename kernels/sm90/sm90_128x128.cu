@@ -3,5 +3,5 @@
 #include "sm90_launch.cuh"
 
 extern "C" tg_status tg_sm90_launch_128x128(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 128, 6, 1, false>(p, stream);
+  return sm90_launch_16bit<128, 128, 6, 1, TG_SM90_COOPERATIVE, false>(p, stream);
 }

@@ -45,6 +45,7 @@
 #define TG_SM90_CONSUMER_REGS 232
 #define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
 #define TG_SM90_GROUP_M 8            /* rows of tiles that sweep the columns together */
+#define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
 
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
 struct Sm90F16 {
@@ -65,25 +66,49 @@ struct Sm90BF16 {
   }
 };
 
-template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M>
+/* How the consumer warpgroups share the work of a CTA. */
+enum Sm90Schedule {
+  /* Both consumers work on one BM×BN tile, each on half of its rows, in step; the tensor cores
+   * idle while they both run the epilogue. */
+  TG_SM90_COOPERATIVE = 0,
+  /* Each consumer owns a whole BM×BN tile; they take alternate tiles, so one runs its epilogue
+   * while the other runs its mainloop. The mainloops take turns (a named barrier passes the
+   * turn): a consumer waits on its tile's stages only once its partner has waited on all of
+   * its own, so no wait is more than one barrier phase ahead (parity waits would alias). */
+  TG_SM90_PINGPONG = 1,
+};
+
+template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M,
+          int SCHEDULE>
 struct Sm90Gemm {
   static constexpr int kBM = BM, kBN = BN, kCluster = CLUSTER_M;
   static constexpr bool kAKMajor = A_KMAJOR, kBKMajor = B_KMAJOR;
+  static constexpr bool kPingpong = SCHEDULE == TG_SM90_PINGPONG;
   static constexpr int kThreads = TG_SM90_WARPGROUP * (TG_SM90_CONSUMERS + 1);
   static constexpr int kBK = TG_SM90_BOX;                              /* k per stage */
-  static constexpr int kWgRows = BM / TG_SM90_CONSUMERS;              /* rows per consumer */
+  static constexpr int kWgRows = kPingpong ? BM : BM / TG_SM90_CONSUMERS; /* rows per consumer */
   static constexpr int kRowBlocks = kWgRows / TG_SM90_WGMMA_M;        /* wgmma per k-step */
   static constexpr int kAcc = BN / 2;                                  /* fp32 per thread per block */
   static constexpr int kKSteps = kBK / TG_SM90_WGMMA_K;
+  static constexpr int kConsumerWarpsTotal = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP / 32;
   static constexpr int kTileABytes = BM * TG_SM90_ROW_BYTES;
   static constexpr int kTileBBytes = BN * TG_SM90_ROW_BYTES;
   static constexpr int kStageBytes = kTileABytes + kTileBBytes;
   static constexpr int kBarrierBytes = 2 * STAGES * 8;
-  static constexpr int kSmemBytes = TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kBarrierBytes;
-  /* Empty-barrier arrivals per phase: lane 0 of every consumer warp of every CTA in the cluster
-   * (a stage is refilled by multicast into all of them). */
-  static constexpr int kConsumerWarps = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP / 32;
+  /* Epilogue staging: each consumer warp owns 16 rows × 128 bytes of shared memory. */
+  static constexpr int kWarpRows = 16;
+  static constexpr int kStagingRowBytes = 128;
+  static constexpr int kWarpStagingBytes = kWarpRows * kStagingRowBytes;
+  static constexpr int kStagingBytes = kConsumerWarpsTotal * kWarpStagingBytes;
+  static constexpr int kSmemBytes =
+      TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes;
+  /* Empty-barrier arrivals per phase: lane 0 of every warp that reads the stage (both consumers
+   * in step, or the one whose tile it holds in pingpong) of every CTA in the cluster (a stage is
+   * refilled by multicast into all of them). */
+  static constexpr int kConsumerWarps = (kPingpong ? 1 : TG_SM90_CONSUMERS) * TG_SM90_WARPGROUP / 32;
   static constexpr int kEmptyArrivals = kConsumerWarps * CLUSTER_M;
+  /* Threads of a pingpong turn barrier: both consumers. */
+  static constexpr int kTurnThreads = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP;
   /* The part of the B tile each CTA of a cluster fetches and multicasts. */
   static constexpr int kBShareRows = BN / CLUSTER_M;
   /* Descriptor steps per k16: 32 bytes along a K-major row, 16 rows of an MN-major box. */
@@ -94,6 +119,7 @@ struct Sm90Gemm {
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
   static_assert(BM <= 256 && kBShareRows <= 256, "a TMA box spans at most 256 rows");
   static_assert(CLUSTER_M == 1 || CLUSTER_M == 2, "clusters of 1 or 2 CTAs along m");
+  static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
   static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
@@ -152,7 +178,7 @@ struct Sm90Gemm {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
     const uint32_t base = (raw + TG_SM90_SWIZZLE_ATOM - 1) & ~(uint32_t)(TG_SM90_SWIZZLE_ATOM - 1);
-    const uint32_t full = base + STAGES * kStageBytes;  /* full[s]: tile s landed */
+    const uint32_t full = base + STAGES * kStageBytes + kStagingBytes; /* full[s]: tile s landed */
     const uint32_t empty = full + STAGES * 8;           /* empty[s]: tile s consumed */
     const int wg = threadIdx.x / TG_SM90_WARPGROUP;
     const int rank = CLUSTER_M > 1 ? (int)thread_cluster_rank() : 0;
@@ -192,12 +218,17 @@ struct Sm90Gemm {
         }
       }
     } else {
-      /* Consumers: warpgroup cw owns rows [cw·kWgRows, (cw+1)·kWgRows) of each tile. */
+      /* Consumers. Cooperative: warpgroup cw owns rows [cw·kWgRows, (cw+1)·kWgRows) of every
+       * tile. Pingpong: warpgroup cw owns every other tile, starting with the cw-th, and skips
+       * the stages of its partner's tiles. */
       warpgroup_setmaxnreg_inc<TG_SM90_CONSUMER_REGS>();
       const int cw = wg - 1;
       const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
-      uint32_t it = 0;
-      for (int64_t item = first; item < items; item += step) {
+      const int wg_rows0 = kPingpong ? 0 : cw * kWgRows;
+      const int64_t wg_first = kPingpong ? first + cw * step : first;
+      const int64_t wg_step = kPingpong ? TG_SM90_CONSUMERS * step : step;
+      uint32_t it = kPingpong ? cw * k_tiles : 0;
+      for (int64_t item = wg_first; item < items; item += wg_step) {
         int64_t bat, tm, tn;
         tile_coords(item, m_items, n_tiles, rank, &bat, &tm, &tn);
         float acc[kRowBlocks][kAcc];
@@ -205,6 +236,9 @@ struct Sm90Gemm {
         for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
           for (int i = 0; i < kAcc; ++i) acc[rb][i] = 0.0f;
+
+        if constexpr (kPingpong)
+          if (item > first) block_named_barrier(TG_SM90_TURN_BARRIER + cw, kTurnThreads);
 
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           const uint32_t s = it % STAGES, phase = (it / STAGES) & 1;
@@ -217,7 +251,7 @@ struct Sm90Gemm {
 #pragma unroll
             for (int rb = 0; rb < kRowBlocks; ++rb) {
               /* K-major A: the block's 64 rows; MN-major A: its 64-column box. */
-              const uint32_t a0 = stage + (cw * kWgRows + rb * TG_SM90_WGMMA_M) * TG_SM90_ROW_BYTES;
+              const uint32_t a0 = stage + (wg_rows0 + rb * TG_SM90_WGMMA_M) * TG_SM90_ROW_BYTES;
               const uint64_t da = thread_wgmma_descriptor(a0, TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM) + ((ks * kAStep) >> 4);
               E::template mma<BN, A_KMAJOR ? 0 : 1, B_KMAJOR ? 0 : 1>(acc[rb], da, db0 + ((ks * kBStep) >> 4));
             }
@@ -228,9 +262,16 @@ struct Sm90Gemm {
           warpgroup_wait<1>();
           if (kt > 0 && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
         }
+        /* Pass the turn to the partner, if it has a next tile. */
+        if constexpr (kPingpong)
+          if (item + step < items)
+            block_named_barrier_arrive(TG_SM90_TURN_BARRIER + (TG_SM90_CONSUMERS - 1 - cw), kTurnThreads);
         warpgroup_wait<0>();
         if (k_tiles > 0 && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
-        epilogue(p, acc, bat, tm, tn, cw, warp, lane);
+        if constexpr (kPingpong) it += (TG_SM90_CONSUMERS - 1) * k_tiles;
+        unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
+                                 (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
+        epilogue(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
       }
     }
     /* No CTA leaves while a partner may still multicast into it or arrive on its barriers. */
@@ -247,31 +288,115 @@ struct Sm90Gemm {
   }
 
   /* d[4j + 2i + c] is row 16·warp + g + 8i, column 8j + 2t + c of a 64-row block. Whole tiles
-   * of requests the inline epilogue accepts (alpha, bias of D's type, ReLU) are finished
-   * inline; the rest call the shared epilogue out of line, which keeps the kernel small enough
-   * for the instruction cache (a fully inline general epilogue made it 300 KB of code). */
+   * of requests the inline epilogue accepts (alpha, bias of D's type, ReLU) are finished inline
+   * and staged through shared memory (epilogue_staged); the rest are staged too and call the
+   * shared epilogue out of line per 8 outputs (epilogue_staged_general), which keeps the kernel
+   * small enough for the instruction cache (a fully inline general epilogue made it 300 KB of
+   * code). */
   __device__ static void epilogue(const tg_problem &p, float (&acc)[kRowBlocks][kAcc], int64_t bat,
-                                  int64_t tm, int64_t tn, int cw, int warp, int lane) {
-    const int g = lane / 4, t = lane % 4;
-    const int64_t row0 = tm * BM + cw * kWgRows + 16 * warp + g, col0 = tn * BN + 2 * t;
+                                  int64_t tm, int64_t tn, int wg_rows0, int warp, int lane,
+                                  unsigned char *staging) {
     if (tm * BM >= p.m) return; /* the padding CTA of a cluster at the m edge */
-    const bool fast = tg_epilogue_is_inline(p) && (tm + 1) * BM <= p.m && (tn + 1) * BN <= p.n;
+    if (tg_epilogue_is_inline(p) && (tm + 1) * BM <= p.m && (tn + 1) * BN <= p.n) {
+      if (p.d_type == TG_F32) epilogue_staged<sizeof(float)>(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+      else epilogue_staged<sizeof(uint16_t)>(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+      return;
+    }
+    epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+  }
+
+  /* The general epilogue (C, GELU, any types, edge tiles) through the same staging buffer, 32
+   * fp32 columns at a time: each thread then takes 8 consecutive columns of one row, so the
+   * shared out-of-line epilogue runs once per 8 outputs with 16-byte loads of C and stores of D.
+   * Bank conflicts: unit u of row r sits at u ^ 2(r mod 4), which spreads a write pass's four
+   * rows (per half warp, 8-byte stores) over all banks; the two rows of a quarter warp in a read
+   * pass load their two units in opposite order (the odd unit first on odd rows). */
+  __device__ static void epilogue_staged_general(const tg_problem &p, float (&acc)[kRowBlocks][kAcc],
+                                                 int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
+                                                 int warp, int lane, unsigned char *staging) {
+    constexpr int kUnit = 16;                                        /* bytes of a vector */
+    constexpr int kChunkCols = kStagingRowBytes / sizeof(float);     /* 32 */
+    constexpr int kSegmentsPerRow = kChunkCols / TG_EPILOGUE_VECTOR; /* 4 threads per row */
+    constexpr int kRowsPerPass = 32 / kSegmentsPerRow;               /* 8 */
+    static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
+    const int g = lane / 4, t = lane % 4, seg = lane % kSegmentsPerRow;
 #pragma unroll
-    for (int rb = 0; rb < kRowBlocks; ++rb)
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
 #pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        const int64_t row = row0 + rb * TG_SM90_WGMMA_M + 8 * i;
-        const int64_t d_row = bat * p.batch_stride_d + row * p.ldd + col0;
+      for (int c = 0; c < BN / kChunkCols; ++c) {
 #pragma unroll
-        for (int j = 0; j < BN / 8; ++j) {
-          if (fast)
-            thread_epilogue_pair_inline(p, d_row + 8 * j, col0 + 8 * j, acc[rb][4 * j + 2 * i],
-                                        acc[rb][4 * j + 2 * i + 1]);
-          else
-            thread_epilogue_store2_call(p, bat, row, col0 + 8 * j, acc[rb][4 * j + 2 * i],
-                                        acc[rb][4 * j + 2 * i + 1]);
+        for (int jj = 0; jj < kChunkCols / 8; ++jj) {
+          const int j = c * (kChunkCols / 8) + jj;
+#pragma unroll
+          for (int i = 0; i < 2; ++i) {
+            const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % 4));
+            *(float2 *)(staging + r * kStagingRowBytes + unit * kUnit + (t % 2) * sizeof(float2)) =
+                make_float2(acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
+          }
         }
+        __syncwarp();
+        const int64_t col = tn * BN + c * kChunkCols + seg * TG_EPILOGUE_VECTOR;
+        for (int q = 0; q < kWarpRows / kRowsPerPass; ++q) {
+          const int r = q * kRowsPerPass + lane / kSegmentsPerRow, odd = r & 1;
+          const unsigned char *src = staging + r * kStagingRowBytes;
+          const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % 4))) * kUnit);
+          const float4 y = *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % 4))) * kUnit);
+          const float4 lo = odd ? y : x, hi = odd ? x : y;
+          const float v[TG_EPILOGUE_VECTOR] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+          thread_epilogue_store8_call(p, bat, row0 + r, col, v);
+        }
+        __syncwarp();
       }
+    }
+  }
+
+  /* Whole-tile inline epilogue through the warp's 16-row × 128-byte staging buffer, one
+   * 128-byte chunk of columns at a time: the accumulator pairs, rounded to D's type (ES bytes
+   * per element), go to shared memory, then come back as 16-byte vectors so that every warp
+   * store writes four whole 128-byte row segments of D. Stored straight from the fragments,
+   * each 32-byte sector of a 16-bit D took two half writes from two instructions, which cost
+   * 10-30% of the whole kernel (H100, 4096³ to 8192²×1024). The 16-byte units of a row are
+   * XOR-swizzled by the row so that both passes are free of bank conflicts. */
+  template <int ES>
+  __device__ static void epilogue_staged(const tg_problem &p, float (&acc)[kRowBlocks][kAcc],
+                                         int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
+                                         int warp, int lane, unsigned char *staging) {
+    constexpr int kUnit = 16;                              /* bytes of a vector */
+    constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
+    constexpr int kUnitsPerRow = kStagingRowBytes / kUnit; /* 8 */
+    constexpr int kRowsPerPass = 32 / kUnitsPerRow;        /* 4 rows per warp-wide read pass */
+    static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
+    const int g = lane / 4, t = lane % 4;
+#pragma unroll
+    for (int rb = 0; rb < kRowBlocks; ++rb) {
+      const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
+#pragma unroll
+      for (int c = 0; c < BN / kChunkCols; ++c) {
+        const int64_t col0 = tn * BN + c * kChunkCols;
+#pragma unroll
+        for (int jj = 0; jj < kChunkCols / 8; ++jj) {
+          const int j = c * (kChunkCols / 8) + jj, col = 8 * jj + 2 * t;
+#pragma unroll
+          for (int i = 0; i < 2; ++i) {
+            const int r = g + 8 * i, byte = col * ES;
+            unsigned char *dst = staging + r * kStagingRowBytes +
+                                 (((byte / kUnit) ^ (r % kUnitsPerRow)) * kUnit) + byte % kUnit;
+            thread_epilogue_pair_to_shared<ES>(p, col0 + col, acc[rb][4 * j + 2 * i],
+                                               acc[rb][4 * j + 2 * i + 1], dst);
+          }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int q = 0; q < kWarpRows / kRowsPerPass; ++q) {
+          const int r = q * kRowsPerPass + lane / kUnitsPerRow, u = lane % kUnitsPerRow;
+          const uint4 v = *(const uint4 *)(staging + r * kStagingRowBytes + ((u ^ (r % kUnitsPerRow)) * kUnit));
+          const int64_t off = bat * p.batch_stride_d + (row0 + r) * p.ldd + col0 + u * (kUnit / ES);
+          *(uint4 *)((unsigned char *)p.d + off * ES) = v;
+        }
+        __syncwarp();
+      }
+    }
   }
 };
 

@@ -84,22 +84,25 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
 }
 
 /* Operand orders: canonical A row-major and B column-major are K-major. */
-template <class E, int BM, int BN, int STAGES, int CLUSTER, bool MN_MAJOR_OK>
+template <class E, int BM, int BN, int STAGES, int CLUSTER, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
   const bool ak = p->a_order == TG_ROW_MAJOR, bk = p->b_order == TG_COL_MAJOR;
-  if (ak && bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, true, CLUSTER> >(p, stream);
+  if (ak && bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, true, CLUSTER, SCHEDULE> >(p, stream);
   if constexpr (MN_MAJOR_OK) {
-    if (ak) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, false, CLUSTER> >(p, stream);
-    if (bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, true, CLUSTER> >(p, stream);
-    return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, false, CLUSTER> >(p, stream);
+    if (ak) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, false, CLUSTER, SCHEDULE> >(p, stream);
+    if (bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, true, CLUSTER, SCHEDULE> >(p, stream);
+    return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, false, CLUSTER, SCHEDULE> >(p, stream);
   }
   return TG_ERR_INTERNAL; /* the row accepts K-major operands only */
 }
 
-template <int BM, int BN, int STAGES, int CLUSTER, bool MN_MAJOR_OK>
+/* BM×BN is the tile of one consumer warpgroup in pingpong, of the CTA in cooperative. */
+template <int BM, int BN, int STAGES, int CLUSTER, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
-  if (p->input == TG_IN_F16) return sm90_launch_orders<Sm90F16, BM, BN, STAGES, CLUSTER, MN_MAJOR_OK>(p, stream);
-  if (p->input == TG_IN_BF16) return sm90_launch_orders<Sm90BF16, BM, BN, STAGES, CLUSTER, MN_MAJOR_OK>(p, stream);
+  if (p->input == TG_IN_F16)
+    return sm90_launch_orders<Sm90F16, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);
+  if (p->input == TG_IN_BF16)
+    return sm90_launch_orders<Sm90BF16, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);
   return TG_ERR_INTERNAL;
 }
 

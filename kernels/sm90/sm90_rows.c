@@ -27,18 +27,32 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
   return TG_OK;
 }
 
+/* Tiles in flight per SM: one CTA per SM; cooperative CTAs work on one tile at a time,
+ * pingpong CTAs on two (one per consumer warpgroup). */
+#define COOPERATIVE_TILES 1
+#define PINGPONG_TILES 2
+/* Per-tile cost the math does not hide, in k units, fitted to sm90_128x256x64 and
+ * sm90_pp_128x128x64 at 4096³ and 8192×8192×1024 bf16 (H100, 2026-11-22): cooperative
+ * consumers stop for the epilogue and the pipeline refill; pingpong hides most of it. */
+#define COOPERATIVE_OVERHEAD_K 546
+#define PINGPONG_OVERHEAD_K 157
+
 #define SM90_ROW(row_name, text, tm, tn, eff, orders, fn) \
-  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0)
+  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE_OVERHEAD_K)
+#define SM90_PINGPONG_ROW(row_name, text, tm, tn, eff, orders, fn) \
+  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, PINGPONG_TILES, PINGPONG_OVERHEAD_K)
 /* A row that also stands as the top rung of the teaching ladder (`tilegemm ladder`). */
-#define SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, ladder_rung)                      \
+#define SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, ladder_rung, tiles_per_sm, overhead_k) \
   {                                                                                         \
     .name = row_name, .family = "sm90", .summary = text, .rung = ladder_rung, .sm_min = 90, \
     .sm_max = 90,                                                                           \
     .auto_pick = 1, .rank = SM90_RANK, .inputs = SM90_16BIT, .outputs = TG_FLOAT_OUTPUTS,   \
     .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                             \
     .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR), .align_ab = 16,             \
-    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1, .occupancy = 1,   \
-    .efficiency = eff, .launch = tg_sm90_launch_##fn, .extra_check = tg_sm90_check,         \
+    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1,                    \
+    .occupancy = tiles_per_sm,                                                              \
+    .efficiency = eff, .tile_overhead_k = overhead_k, .launch = tg_sm90_launch_##fn,        \
+    .extra_check = tg_sm90_check,                                                           \
   }
 
 #define ANY_ORDER 1
@@ -46,13 +60,18 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 
 const tg_kernel tg_rows_sm90[] = {
     SM90_RUNG("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
-              128, 256, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG),
+              128, 256, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES,
+              COOPERATIVE_OVERHEAD_K),
     SM90_ROW("sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout",
              128, 256, 89, ANY_ORDER, 128x256_c1),
     SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
              256, 128, 97, ANY_ORDER, 256x128),
     SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major",
              128, 128, 80, K_MAJOR_ONLY, 128x128),
+    SM90_PINGPONG_ROW("sm90_pp_128x128x64", "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major",
+                      128, 128, 83, K_MAJOR_ONLY, pp_128x128),
+    SM90_PINGPONG_ROW("sm90_pp_64x256x64", "f16/bf16 TMA+wgmma pingpong, 64x256 per warpgroup, 5 stages, 2-CTA multicast, K-major",
+                      64, 256, 80, K_MAJOR_ONLY, pp_64x256),
     SM90_ROW("sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major",
              128, 64, 60, K_MAJOR_ONLY, 128x64),
 };
