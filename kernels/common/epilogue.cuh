@@ -172,24 +172,28 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
 }
 
 /* The pair (row, col), (row, col+1), col even and both inside D, of a request that
- * tg_epilogue_is_inline accepts, rounded to D's type into shared memory at `dst` (the staged
- * store of the sm90 kernels): ES = 4 for f32 D (8 bytes), 2 for f16/bf16 D (4 bytes). Branches
- * depend only on the request: uniform across threads. */
-template <int ES>
+ * tg_epilogue_is_inline accepts, rounded to D's type DT (f32, f16 or bf16) into shared memory at
+ * `dst` (the staged stores of the sm90 kernels). PLAIN: no bias and no activation, only alpha.
+ * Everything is decided at compile time, so a kernel that unrolls this over a whole accumulator
+ * tile executes a few instructions per pair with no branches: that code runs once per tile, and
+ * its length, fetched afresh each time, is what the epilogue costs. */
+template <int DT, bool PLAIN>
 __device__ __forceinline__ void thread_epilogue_pair_to_shared(const tg_problem &p, int64_t col,
                                                                float a0, float a1,
                                                                unsigned char *dst) {
   float v0 = p.alpha_f * a0, v1 = p.alpha_f * a1;
-  if (p.has_bias) {
-    v0 += thread_load_float_type(p.bias, col, p.d_type);
-    v1 += thread_load_float_type(p.bias, col + 1, p.d_type);
+  if constexpr (!PLAIN) {
+    if (p.has_bias) {
+      v0 += thread_load_float_type(p.bias, col, (tg_dtype)DT);
+      v1 += thread_load_float_type(p.bias, col + 1, (tg_dtype)DT);
+    }
+    if (p.act == TG_ACT_RELU) {
+      v0 = v0 < 0.0f ? 0.0f : v0;
+      v1 = v1 < 0.0f ? 0.0f : v1;
+    }
   }
-  if (p.act == TG_ACT_RELU) {
-    v0 = v0 < 0.0f ? 0.0f : v0;
-    v1 = v1 < 0.0f ? 0.0f : v1;
-  }
-  if constexpr (ES == 4) *(float2 *)dst = make_float2(v0, v1);
-  else if (p.d_type == TG_BF16) *(__nv_bfloat162 *)dst = __floats2bfloat162_rn(v0, v1);
+  if constexpr (DT == TG_F32) *(float2 *)dst = make_float2(v0, v1);
+  else if constexpr (DT == TG_BF16) *(__nv_bfloat162 *)dst = __floats2bfloat162_rn(v0, v1);
   else *(__half2 *)dst = __floats2half2_rn(v0, v1);
 }
 

@@ -113,6 +113,40 @@ __device__ __forceinline__ void thread_tma_load_3d_multicast(uint32_t smem, cons
       : "memory");
 }
 
+/* Copies a box from shared memory to the box at coordinates (c0, c1, c2) of a 3-D tensor map,
+ * asynchronously, as part of this thread's current bulk group; elements outside the tensor are
+ * not written. The writes to `smem` must be made visible to the copy engine first
+ * (thread_fence_proxy_async_shared). */
+__device__ __forceinline__ void thread_tma_store_3d(const void *tensor_map, uint32_t smem, int c0,
+                                                    int c1, int c2) {
+  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+                   tensor_map),
+               "r"(smem), "r"(c0), "r"(c1), "r"(c2)
+               : "memory");
+}
+
+/* Closes this thread's current bulk group (the TMA stores issued since the last commit). */
+__device__ __forceinline__ void thread_bulk_commit_group() {
+  asm volatile("cp.async.bulk.commit_group;\n" ::: "memory");
+}
+
+/* Waits until at most N of this thread's bulk groups still read their shared-memory source. */
+template <int N>
+__device__ __forceinline__ void thread_bulk_wait_group_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
+}
+
+/* Waits until at most N of this thread's bulk groups are still incomplete (writes included). */
+template <int N>
+__device__ __forceinline__ void thread_bulk_wait_group() {
+  asm volatile("cp.async.bulk.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* Makes this thread's generic-proxy writes to shared memory visible to the async proxy (TMA). */
+__device__ __forceinline__ void thread_fence_proxy_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+}
+
 /* Starts fetching a tensor map into the constant cache before its first use. */
 __device__ __forceinline__ void thread_tma_prefetch_descriptor(const void *tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");

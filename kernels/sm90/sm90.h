@@ -17,7 +17,6 @@ tg_status tg_sm90_launch_256x128(const tg_problem *p, struct CUstream_st *stream
 tg_status tg_sm90_launch_128x128(const tg_problem *p, struct CUstream_st *stream);
 tg_status tg_sm90_launch_128x64(const tg_problem *p, struct CUstream_st *stream);
 tg_status tg_sm90_launch_pp_128x128(const tg_problem *p, struct CUstream_st *stream);
-tg_status tg_sm90_launch_pp_64x256(const tg_problem *p, struct CUstream_st *stream);
 
 /* TMA limits beyond the row's data: strides below 2^40 bytes. */
 tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len);

@@ -47,6 +47,19 @@
 #define TG_SM90_GROUP_M 8            /* rows of tiles that sweep the columns together */
 #define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
 
+/* TMA strides stay below 2^40 bytes. */
+#define TG_SM90_MAX_TMA_STRIDE_BYTES (1LL << 40)
+
+/* 1 when D is written by TMA stores (sm90 epilogue_tma): requests the inline epilogue serves
+ * (tg_epilogue_is_inline: no C, f32/f16/bf16 D 16-byte aligned, bias of D's type, ReLU or
+ * none) whose strides a tensor map can describe. Host and device decide alike: the host
+ * encodes D's tensor map exactly when the kernel will use it. */
+__host__ __device__ __forceinline__ int sm90_tma_store_ok(const tg_problem &p) {
+  const int64_t es = p.d_type == TG_F32 ? 4 : 2;
+  return tg_epilogue_is_inline(p) && p.ldd * es < TG_SM90_MAX_TMA_STRIDE_BYTES &&
+         p.batch_stride_d * es < TG_SM90_MAX_TMA_STRIDE_BYTES;
+}
+
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
 struct Sm90F16 {
   template <int N, int TA, int TB>
@@ -95,10 +108,13 @@ struct Sm90Gemm {
   static constexpr int kTileBBytes = BN * TG_SM90_ROW_BYTES;
   static constexpr int kStageBytes = kTileABytes + kTileBBytes;
   static constexpr int kBarrierBytes = 2 * STAGES * 8;
-  /* Epilogue staging: each consumer warp owns 16 rows × 128 bytes of shared memory. */
+  /* Epilogue staging: each consumer warp owns two buffers of 16 rows × 128 bytes (one 128-byte
+   * swizzle atom pair), so it fills one while the copy engine stores the other. */
   static constexpr int kWarpRows = 16;
-  static constexpr int kStagingRowBytes = 128;
-  static constexpr int kWarpStagingBytes = kWarpRows * kStagingRowBytes;
+  static constexpr int kStagingRowBytes = TG_SM90_ROW_BYTES;
+  static constexpr int kStagingBufferBytes = kWarpRows * kStagingRowBytes;
+  static constexpr int kStagingBuffers = 2;
+  static constexpr int kWarpStagingBytes = kStagingBuffers * kStagingBufferBytes;
   static constexpr int kStagingBytes = kConsumerWarpsTotal * kWarpStagingBytes;
   static constexpr int kSmemBytes =
       TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes;
@@ -122,6 +138,7 @@ struct Sm90Gemm {
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
   static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
+  static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
   static_assert(TG_SM90_PRODUCER_REGS * TG_SM90_WARPGROUP +
                         TG_SM90_CONSUMER_REGS * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <= 65536,
@@ -174,7 +191,7 @@ struct Sm90Gemm {
   }
 
   __device__ static void run(const tg_problem &p, const CUtensorMap *map_a,
-                             const CUtensorMap *map_b) {
+                             const CUtensorMap *map_b, const CUtensorMap *map_d) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
     const uint32_t base = (raw + TG_SM90_SWIZZLE_ATOM - 1) & ~(uint32_t)(TG_SM90_SWIZZLE_ATOM - 1);
@@ -228,6 +245,9 @@ struct Sm90Gemm {
       const int64_t wg_first = kPingpong ? first + cw * step : first;
       const int64_t wg_step = kPingpong ? TG_SM90_CONSUMERS * step : step;
       uint32_t it = kPingpong ? cw * k_tiles : 0;
+      uint32_t chunks = 0; /* staging chunks this warp has stored: picks the buffer */
+      unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
+                               (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
       for (int64_t item = wg_first; item < items; item += wg_step) {
         int64_t bat, tm, tn;
         tile_coords(item, m_items, n_tiles, rank, &bat, &tm, &tn);
@@ -269,10 +289,10 @@ struct Sm90Gemm {
         warpgroup_wait<0>();
         if (k_tiles > 0 && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
         if constexpr (kPingpong) it += (TG_SM90_CONSUMERS - 1) * k_tiles;
-        unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
-                                 (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
-        epilogue(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+        epilogue(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks);
       }
+      /* The copy engine has finished the last stores before the CTA's shared memory goes. */
+      if (lane == 0) thread_bulk_wait_group<0>();
     }
     /* No CTA leaves while a partner may still multicast into it or arrive on its barriers. */
     if constexpr (CLUSTER_M > 1) block_cluster_sync();
@@ -293,13 +313,19 @@ struct Sm90Gemm {
    * shared epilogue out of line per 8 outputs (epilogue_staged_general), which keeps the kernel
    * small enough for the instruction cache (a fully inline general epilogue made it 300 KB of
    * code). */
-  __device__ static void epilogue(const tg_problem &p, float (&acc)[kRowBlocks][kAcc], int64_t bat,
-                                  int64_t tm, int64_t tn, int wg_rows0, int warp, int lane,
-                                  unsigned char *staging) {
+  __device__ static void epilogue(const tg_problem &p, const CUtensorMap *map_d,
+                                  float (&acc)[kRowBlocks][kAcc], int64_t bat, int64_t tm,
+                                  int64_t tn, int wg_rows0, int warp, int lane,
+                                  unsigned char *staging, uint32_t &chunks) {
     if (tm * BM >= p.m) return; /* the padding CTA of a cluster at the m edge */
-    if (tg_epilogue_is_inline(p) && (tm + 1) * BM <= p.m && (tn + 1) * BN <= p.n) {
-      if (p.d_type == TG_F32) epilogue_staged<sizeof(float)>(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
-      else epilogue_staged<sizeof(uint16_t)>(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+    if (sm90_tma_store_ok(p)) {
+      const bool plain = !p.has_bias && p.act == TG_ACT_NONE;
+#define TG_SM90_EPILOGUE_TMA(dt, plain_) \
+  epilogue_tma<dt, plain_>(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks)
+      if (p.d_type == TG_BF16) plain ? TG_SM90_EPILOGUE_TMA(TG_BF16, true) : TG_SM90_EPILOGUE_TMA(TG_BF16, false);
+      else if (p.d_type == TG_F16) plain ? TG_SM90_EPILOGUE_TMA(TG_F16, true) : TG_SM90_EPILOGUE_TMA(TG_F16, false);
+      else plain ? TG_SM90_EPILOGUE_TMA(TG_F32, true) : TG_SM90_EPILOGUE_TMA(TG_F32, false);
+#undef TG_SM90_EPILOGUE_TMA
       return;
     }
     epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
@@ -351,50 +377,55 @@ struct Sm90Gemm {
     }
   }
 
-  /* Whole-tile inline epilogue through the warp's 16-row × 128-byte staging buffer, one
-   * 128-byte chunk of columns at a time: the accumulator pairs, rounded to D's type (ES bytes
-   * per element), go to shared memory, then come back as 16-byte vectors so that every warp
-   * store writes four whole 128-byte row segments of D. Stored straight from the fragments,
-   * each 32-byte sector of a 16-bit D took two half writes from two instructions, which cost
-   * 10-30% of the whole kernel (H100, 4096³ to 8192²×1024). The 16-byte units of a row are
-   * XOR-swizzled by the row so that both passes are free of bank conflicts. */
-  template <int ES>
-  __device__ static void epilogue_staged(const tg_problem &p, float (&acc)[kRowBlocks][kAcc],
-                                         int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
-                                         int warp, int lane, unsigned char *staging) {
-    constexpr int kUnit = 16;                              /* bytes of a vector */
+  /* Inline epilogue with TMA stores, one 128-byte column chunk (16 rows) at a time: the warp
+   * rounds its accumulator pairs to D's type DT into a staging buffer laid
+   * out in the 128-byte swizzle (16-byte unit u of row r at u ^ (r mod 8), free of bank
+   * conflicts for 16-bit D), and one lane hands the buffer to the copy engine. The warp goes on
+   * at once: to the next chunk in the other buffer, then to the next tile's mainloop, while the
+   * stores drain (a buffer is only rewritten once the copy engine has read it). The copy engine
+   * clips the box at the matrix edges, so edge tiles take this path too. Direct stores from the
+   * fragments cost 10-35% of the kernel (H100: the epilogue did not overlap the mainloop and
+   * wrote each 32-byte sector of a 16-bit D in two halves). */
+  template <int DT, bool PLAIN>
+  __device__ static void epilogue_tma(const tg_problem &p, const CUtensorMap *map_d,
+                                      float (&acc)[kRowBlocks][kAcc], int64_t bat, int64_t tm,
+                                      int64_t tn, int wg_rows0, int warp, int lane,
+                                      unsigned char *staging, uint32_t &chunks) {
+    constexpr int ES = DT == TG_F32 ? 4 : 2;               /* bytes per element of D */
+    constexpr int kUnit = 16;                              /* bytes of a swizzle unit */
     constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
     constexpr int kUnitsPerRow = kStagingRowBytes / kUnit; /* 8 */
-    constexpr int kRowsPerPass = 32 / kUnitsPerRow;        /* 4 rows per warp-wide read pass */
     static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
     const int g = lane / 4, t = lane % 4;
+    const uint32_t staging_smem = thread_smem_address(staging);
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
-      const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
+      const int row0 = (int)(tm * BM) + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
 #pragma unroll
-      for (int c = 0; c < BN / kChunkCols; ++c) {
-        const int64_t col0 = tn * BN + c * kChunkCols;
+      for (int c = 0; c < BN / kChunkCols; ++c, ++chunks) {
+        const int col0 = (int)(tn * BN) + c * kChunkCols;
+        const uint32_t buffer = (chunks % kStagingBuffers) * kStagingBufferBytes;
+        /* The store that last read this buffer is done with it. */
+        if (lane == 0) thread_bulk_wait_group_read<kStagingBuffers - 1>();
+        __syncwarp();
 #pragma unroll
         for (int jj = 0; jj < kChunkCols / 8; ++jj) {
           const int j = c * (kChunkCols / 8) + jj, col = 8 * jj + 2 * t;
 #pragma unroll
           for (int i = 0; i < 2; ++i) {
             const int r = g + 8 * i, byte = col * ES;
-            unsigned char *dst = staging + r * kStagingRowBytes +
+            unsigned char *dst = staging + buffer + r * kStagingRowBytes +
                                  (((byte / kUnit) ^ (r % kUnitsPerRow)) * kUnit) + byte % kUnit;
-            thread_epilogue_pair_to_shared<ES>(p, col0 + col, acc[rb][4 * j + 2 * i],
+            thread_epilogue_pair_to_shared<DT, PLAIN>(p, col0 + col, acc[rb][4 * j + 2 * i],
                                                acc[rb][4 * j + 2 * i + 1], dst);
           }
         }
+        thread_fence_proxy_async_shared();
         __syncwarp();
-#pragma unroll
-        for (int q = 0; q < kWarpRows / kRowsPerPass; ++q) {
-          const int r = q * kRowsPerPass + lane / kUnitsPerRow, u = lane % kUnitsPerRow;
-          const uint4 v = *(const uint4 *)(staging + r * kStagingRowBytes + ((u ^ (r % kUnitsPerRow)) * kUnit));
-          const int64_t off = bat * p.batch_stride_d + (row0 + r) * p.ldd + col0 + u * (kUnit / ES);
-          *(uint4 *)((unsigned char *)p.d + off * ES) = v;
+        if (lane == 0) {
+          thread_tma_store_3d(map_d, staging_smem + buffer, col0, row0, (int)bat);
+          thread_bulk_commit_group();
         }
-        __syncwarp();
       }
     }
   }
@@ -403,9 +434,10 @@ struct Sm90Gemm {
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, 1)
     sm90_gemm_kernel(const tg_problem p, const __grid_constant__ CUtensorMap map_a,
-                     const __grid_constant__ CUtensorMap map_b) {
+                     const __grid_constant__ CUtensorMap map_b,
+                     const __grid_constant__ CUtensorMap map_d) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Kernel::run(p, &map_a, &map_b);
+  Kernel::run(p, &map_a, &map_b, &map_d);
 #endif
 }
 

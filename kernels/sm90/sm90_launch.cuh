@@ -63,6 +63,14 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
                        TG_SM90_BOX, TG_SM90_BOX);
   if (s != TG_OK) return s;
+  /* D's map, for the TMA-store epilogue: boxes of 16 rows × 128 bytes (a consumer warp's
+   * staging buffer); left zero when the kernel stores D itself. */
+  CUtensorMap map_d = {};
+  if (sm90_tma_store_ok(*p)) {
+    s = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
+                       Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type), Kernel::kWarpRows);
+    if (s != TG_OK) return s;
+  }
   const int64_t m_items = ((p->m + bm - 1) / bm + Kernel::kCluster - 1) / Kernel::kCluster;
   const int64_t items = m_items * ((p->n + bn - 1) / bn) * p->batch;
   const int64_t grid = (items < clusters ? items : clusters) * Kernel::kCluster;
@@ -78,7 +86,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, map_a, map_b) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, map_a, map_b, map_d) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }

@@ -70,8 +70,6 @@ const tg_kernel tg_rows_sm90[] = {
              128, 128, 80, K_MAJOR_ONLY, 128x128),
     SM90_PINGPONG_ROW("sm90_pp_128x128x64", "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major",
                       128, 128, 83, K_MAJOR_ONLY, pp_128x128),
-    SM90_PINGPONG_ROW("sm90_pp_64x256x64", "f16/bf16 TMA+wgmma pingpong, 64x256 per warpgroup, 5 stages, 2-CTA multicast, K-major",
-                      64, 256, 80, K_MAJOR_ONLY, pp_64x256),
     SM90_ROW("sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major",
              128, 64, 60, K_MAJOR_ONLY, 128x64),
 };
