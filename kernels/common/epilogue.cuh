@@ -171,17 +171,13 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
   return ((const float *)base)[off];
 }
 
-/* The pair (row, col), (row, col+1), col even and both inside D, of a request that
- * tg_epilogue_is_inline accepts, rounded to D's type DT (f32, f16 or bf16) into shared memory at
- * `dst` (the staged stores of the sm90 kernels). PLAIN: no bias and no activation, only alpha.
- * Everything is decided at compile time, so a kernel that unrolls this over a whole accumulator
- * tile executes a few instructions per pair with no branches: that code runs once per tile, and
- * its length, fetched afresh each time, is what the epilogue costs. */
+/* The rest of the epilogue for the pair (col, col+1), already scaled by alpha, of a request
+ * that tg_epilogue_is_inline accepts, with D (and bias) of type DT: bias and activation, or
+ * nothing when PLAIN. Compile-time choices, so a kernel can unroll it over a whole accumulator
+ * tile without branches (the sm90 TMA-store epilogue). */
 template <int DT, bool PLAIN>
-__device__ __forceinline__ void thread_epilogue_pair_to_shared(const tg_problem &p, int64_t col,
-                                                               float a0, float a1,
-                                                               unsigned char *dst) {
-  float v0 = p.alpha_f * a0, v1 = p.alpha_f * a1;
+__device__ __forceinline__ void thread_epilogue_pair_finish(const tg_problem &p, int64_t col,
+                                                            float &v0, float &v1) {
   if constexpr (!PLAIN) {
     if (p.has_bias) {
       v0 += thread_load_float_type(p.bias, col, (tg_dtype)DT);
@@ -192,9 +188,21 @@ __device__ __forceinline__ void thread_epilogue_pair_to_shared(const tg_problem 
       v1 = v1 < 0.0f ? 0.0f : v1;
     }
   }
-  if constexpr (DT == TG_F32) *(float2 *)dst = make_float2(v0, v1);
-  else if constexpr (DT == TG_BF16) *(__nv_bfloat162 *)dst = __floats2bfloat162_rn(v0, v1);
-  else *(__half2 *)dst = __floats2half2_rn(v0, v1);
+}
+
+/* Two floats rounded to nearest into a packed pair of DT (f16 or bf16), v0 in the low half. */
+template <int DT>
+__device__ __forceinline__ uint32_t thread_pack2_16bit(float v0, float v1) {
+  static_assert(DT == TG_F16 || DT == TG_BF16, "16-bit types only");
+  uint32_t w;
+  if constexpr (DT == TG_BF16) {
+    __nv_bfloat162 h = __floats2bfloat162_rn(v0, v1);
+    w = *(uint32_t *)&h;
+  } else {
+    __half2 h = __floats2half2_rn(v0, v1);
+    w = *(uint32_t *)&h;
+  }
+  return w;
 }
 
 #endif /* TG_EPILOGUE_CUH */

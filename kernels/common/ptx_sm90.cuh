@@ -147,6 +147,15 @@ __device__ __forceinline__ void thread_fence_proxy_async_shared() {
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 }
 
+/* Stores four 8×8 blocks of 16-bit elements from the warp's registers to shared memory: x[m]
+ * holds the thread's pair of block m (row lane / 4, columns 2·(lane % 4) and +1, the mma and
+ * wgmma accumulator layout); lanes 8m..8m+7 give the addresses of the 16-byte rows of block m. */
+__device__ __forceinline__ void warp_stmatrix_x4(uint32_t smem_row, const uint32_t (&x)[4]) {
+  asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_row),
+               "r"(x[0]), "r"(x[1]), "r"(x[2]), "r"(x[3])
+               : "memory");
+}
+
 /* Starts fetching a tensor map into the constant cache before its first use. */
 __device__ __forceinline__ void thread_tma_prefetch_descriptor(const void *tensor_map) {
   asm volatile("prefetch.tensormap [%0];\n" ::"l"(tensor_map) : "memory");
