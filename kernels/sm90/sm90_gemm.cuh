@@ -145,18 +145,28 @@ struct Sm90Gemm {
                 "the register file holds 64K registers");
 
   /* Work item `item` in grouped order: batch, then GROUP_M tile rows sweeping the columns. A
-   * cluster's item is CLUSTER_M adjacent tile rows; this CTA takes row `rank` of them. */
-  __device__ static void tile_coords(int64_t item, int64_t m_items, int64_t n_tiles, int rank,
-                                     int64_t *bat, int64_t *tm, int64_t *tn) {
-    const int64_t per_batch = m_items * n_tiles;
-    *bat = item / per_batch;
-    const int64_t id = item % per_batch;
-    const int64_t group_rows = TG_SM90_GROUP_M / CLUSTER_M;
-    const int64_t group = group_rows * n_tiles;
-    const int64_t first_m = (id / group) * group_rows;
-    const int64_t rows = m_items - first_m < group_rows ? m_items - first_m : group_rows;
-    *tm = (first_m + (id % group) % rows) * CLUSTER_M + rank;
-    *tn = (id % group) / rows;
+   * cluster's item is CLUSTER_M adjacent tile rows; this CTA takes row `rank` of them. In
+   * 32-bit arithmetic when the item count allows (`narrow`): every thread runs this once per
+   * tile, and a 64-bit division is a long call. */
+  __device__ static void tile_coords(int64_t item, int64_t m_items, int64_t n_tiles, bool narrow,
+                                     int rank, int64_t *bat, int64_t *tm, int64_t *tn) {
+    if (narrow) tile_coords_in<uint32_t>((uint32_t)item, (uint32_t)m_items, (uint32_t)n_tiles, rank, bat, tm, tn);
+    else tile_coords_in<uint64_t>((uint64_t)item, (uint64_t)m_items, (uint64_t)n_tiles, rank, bat, tm, tn);
+  }
+
+  template <typename U>
+  __device__ static void tile_coords_in(U item, U m_items, U n_tiles, int rank, int64_t *bat,
+                                        int64_t *tm, int64_t *tn) {
+    const U per_batch = m_items * n_tiles;
+    *bat = (int64_t)(item / per_batch);
+    const U id = item % per_batch;
+    const U group_rows = TG_SM90_GROUP_M / CLUSTER_M;
+    const U group = group_rows * n_tiles;
+    const U first_m = (id / group) * group_rows;
+    const U rows = m_items - first_m < group_rows ? m_items - first_m : group_rows;
+    const U in_group = id % group;
+    *tm = (int64_t)(first_m + in_group % rows) * CLUSTER_M + rank;
+    *tn = (int64_t)(in_group / rows);
   }
 
   /* Producer: fills stage s with k-tile kt of output tile (tm, tn) of batch bat. */
@@ -215,6 +225,7 @@ struct Sm90Gemm {
     const int64_t items = m_items * n_tiles * p.batch;
     const int64_t first = blockIdx.x / CLUSTER_M, step = gridDim.x / CLUSTER_M;
     const int k_tiles = (int)((p.k + kBK - 1) / kBK);
+    const bool narrow = items <= (int64_t)UINT32_MAX; /* 32-bit tile arithmetic suffices */
 
     if (wg == 0) {
       /* Producer: one thread keeps the stages full. */
@@ -225,7 +236,7 @@ struct Sm90Gemm {
         uint32_t it = 0;
         for (int64_t item = first; item < items; item += step) {
           int64_t bat, tm, tn;
-          tile_coords(item, m_items, n_tiles, rank, &bat, &tm, &tn);
+          tile_coords(item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
           for (int kt = 0; kt < k_tiles; ++kt, ++it) {
             const uint32_t s = it % STAGES, phase = (it / STAGES) & 1;
             thread_mbarrier_wait(empty + 8 * s, phase ^ 1);
@@ -250,7 +261,7 @@ struct Sm90Gemm {
                                (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
       for (int64_t item = wg_first; item < items; item += wg_step) {
         int64_t bat, tm, tn;
-        tile_coords(item, m_items, n_tiles, rank, &bat, &tm, &tn);
+        tile_coords(item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
         float acc[kRowBlocks][kAcc];
 #pragma unroll
         for (int rb = 0; rb < kRowBlocks; ++rb)
