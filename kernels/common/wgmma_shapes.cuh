@@ -2,7 +2,7 @@
  * wgmma_shapes.cuh — warpgroup_mma_m64nNk16_{f16,bf16}: one asynchronous wgmma.mma_async of a
  * 64×N×16 tile for N in {64, 128, 256}, fp32 accumulators in registers, A and B read from
  * shared memory through their matrix descriptors. TRANS_A/TRANS_B = 1 reads an MN-major operand
- * (16-bit types only). The accumulate flag is always on: callers zero the accumulators first.
+ * (16-bit types only). accumulate = 0 overwrites the accumulators (D = A·B), 1 adds to them.
  *
  * Accumulator layout (per warpgroup thread, warp w = thread/32 % 4, lane = 4g + t):
  *   d[4j + 2i + c] = D[16w + g + 8i][8j + 2t + c],  i, c in {0, 1}, j in [0, N/8).
@@ -15,11 +15,12 @@
 
 #include <stdint.h>
 
-/* acc (64×64 per warpgroup, 32 fp32 per thread) += A·B, A and B f16 from shared memory. */
+/* acc (64×64 per warpgroup, 32 fp32 per thread) = A·B (+ acc when accumulate), A and B f16 from shared memory. */
 template <int TRANS_A, int TRANS_B>
-__device__ __forceinline__ void warpgroup_mma_m64n64k16_f16(float (&d)[32], uint64_t desc_a, uint64_t desc_b) {
+__device__ __forceinline__ void warpgroup_mma_m64n64k16_f16(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
+                                                           int accumulate) {
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %36, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
       "{"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
@@ -29,14 +30,15 @@ __device__ __forceinline__ void warpgroup_mma_m64n64k16_f16(float (&d)[32], uint
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
         "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
         "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B));
+      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));
 }
 
-/* acc (64×64 per warpgroup, 32 fp32 per thread) += A·B, A and B bf16 from shared memory. */
+/* acc (64×64 per warpgroup, 32 fp32 per thread) = A·B (+ acc when accumulate), A and B bf16 from shared memory. */
 template <int TRANS_A, int TRANS_B>
-__device__ __forceinline__ void warpgroup_mma_m64n64k16_bf16(float (&d)[32], uint64_t desc_a, uint64_t desc_b) {
+__device__ __forceinline__ void warpgroup_mma_m64n64k16_bf16(float (&d)[32], uint64_t desc_a, uint64_t desc_b,
+                                                           int accumulate) {
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %36, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
       "{"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
@@ -46,14 +48,15 @@ __device__ __forceinline__ void warpgroup_mma_m64n64k16_bf16(float (&d)[32], uin
         "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
         "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
         "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B));
+      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));
 }
 
-/* acc (64×128 per warpgroup, 64 fp32 per thread) += A·B, A and B f16 from shared memory. */
+/* acc (64×128 per warpgroup, 64 fp32 per thread) = A·B (+ acc when accumulate), A and B f16 from shared memory. */
 template <int TRANS_A, int TRANS_B>
-__device__ __forceinline__ void warpgroup_mma_m64n128k16_f16(float (&d)[64], uint64_t desc_a, uint64_t desc_b) {
+__device__ __forceinline__ void warpgroup_mma_m64n128k16_f16(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
+                                                           int accumulate) {
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %68, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 "
       "{"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
@@ -69,14 +72,15 @@ __device__ __forceinline__ void warpgroup_mma_m64n128k16_f16(float (&d)[64], uin
         "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
         "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B));
+      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));
 }
 
-/* acc (64×128 per warpgroup, 64 fp32 per thread) += A·B, A and B bf16 from shared memory. */
+/* acc (64×128 per warpgroup, 64 fp32 per thread) = A·B (+ acc when accumulate), A and B bf16 from shared memory. */
 template <int TRANS_A, int TRANS_B>
-__device__ __forceinline__ void warpgroup_mma_m64n128k16_bf16(float (&d)[64], uint64_t desc_a, uint64_t desc_b) {
+__device__ __forceinline__ void warpgroup_mma_m64n128k16_bf16(float (&d)[64], uint64_t desc_a, uint64_t desc_b,
+                                                           int accumulate) {
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %68, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
       "{"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
@@ -92,14 +96,15 @@ __device__ __forceinline__ void warpgroup_mma_m64n128k16_bf16(float (&d)[64], ui
         "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
         "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
         "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
-      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B));
+      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));
 }
 
-/* acc (64×256 per warpgroup, 128 fp32 per thread) += A·B, A and B f16 from shared memory. */
+/* acc (64×256 per warpgroup, 128 fp32 per thread) = A·B (+ acc when accumulate), A and B f16 from shared memory. */
 template <int TRANS_A, int TRANS_B>
-__device__ __forceinline__ void warpgroup_mma_m64n256k16_f16(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
+__device__ __forceinline__ void warpgroup_mma_m64n256k16_f16(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
+                                                           int accumulate) {
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %132, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
       "{"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
@@ -127,14 +132,15 @@ __device__ __forceinline__ void warpgroup_mma_m64n256k16_f16(float (&d)[128], ui
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B));
+      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));
 }
 
-/* acc (64×256 per warpgroup, 128 fp32 per thread) += A·B, A and B bf16 from shared memory. */
+/* acc (64×256 per warpgroup, 128 fp32 per thread) = A·B (+ acc when accumulate), A and B bf16 from shared memory. */
 template <int TRANS_A, int TRANS_B>
-__device__ __forceinline__ void warpgroup_mma_m64n256k16_bf16(float (&d)[128], uint64_t desc_a, uint64_t desc_b) {
+__device__ __forceinline__ void warpgroup_mma_m64n256k16_bf16(float (&d)[128], uint64_t desc_a, uint64_t desc_b,
+                                                           int accumulate) {
   asm volatile(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+      "{\n.reg .pred p;\nsetp.ne.b32 p, %132, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
       "{"
       "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
@@ -162,7 +168,7 @@ __device__ __forceinline__ void warpgroup_mma_m64n256k16_bf16(float (&d)[128], u
         "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
         "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
         "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
-      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B));
+      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));
 }
 
 #endif /* TG_WGMMA_SHAPES_CUH */

@@ -63,19 +63,19 @@ __host__ __device__ __forceinline__ int sm90_tma_store_ok(const tg_problem &p) {
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
 struct Sm90F16 {
   template <int N, int TA, int TB>
-  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db) {
-    if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db);
-    else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db);
-    else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db);
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
+    else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db, accumulate);
   }
 };
 
 struct Sm90BF16 {
   template <int N, int TA, int TB>
-  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db) {
-    if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db);
-    else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db);
-    else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db);
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
+    else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
   }
 };
 
@@ -262,11 +262,8 @@ struct Sm90Gemm {
       for (int64_t item = wg_first; item < items; item += wg_step) {
         int64_t bat, tm, tn;
         tile_coords(item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
+        /* No zeroing: the tile's first wgmma overwrites the accumulators (accumulate = 0). */
         float acc[kRowBlocks][kAcc];
-#pragma unroll
-        for (int rb = 0; rb < kRowBlocks; ++rb)
-#pragma unroll
-          for (int i = 0; i < kAcc; ++i) acc[rb][i] = 0.0f;
 
         if constexpr (kPingpong)
           if (item > first) block_named_barrier(TG_SM90_TURN_BARRIER + cw, kTurnThreads);
@@ -284,7 +281,8 @@ struct Sm90Gemm {
               /* K-major A: the block's 64 rows; MN-major A: its 64-column box. */
               const uint32_t a0 = stage + (wg_rows0 + rb * TG_SM90_WGMMA_M) * TG_SM90_ROW_BYTES;
               const uint64_t da = thread_wgmma_descriptor(a0, TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM) + ((ks * kAStep) >> 4);
-              E::template mma<BN, A_KMAJOR ? 0 : 1, B_KMAJOR ? 0 : 1>(acc[rb], da, db0 + ((ks * kBStep) >> 4));
+              E::template mma<BN, A_KMAJOR ? 0 : 1, B_KMAJOR ? 0 : 1>(acc[rb], da, db0 + ((ks * kBStep) >> 4),
+                                                                   ks > 0 || kt > 0);
             }
           }
           warpgroup_commit();
