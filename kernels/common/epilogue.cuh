@@ -173,15 +173,15 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
 
 /* The rest of the epilogue for the pair (col, col+1), already scaled by alpha, of a request
  * that tg_epilogue_is_inline accepts, with D (and bias) of type DT: bias and activation, or
- * nothing when PLAIN. Compile-time choices, so a kernel can unroll it over a whole accumulator
+ * nothing when PLAIN. Columns past n (edge tiles, whose stores the caller clips) read no bias. Compile-time choices, so a kernel can unroll it over a whole accumulator
  * tile without branches (the sm90 TMA-store epilogue). */
 template <int DT, bool PLAIN>
 __device__ __forceinline__ void thread_epilogue_pair_finish(const tg_problem &p, int64_t col,
                                                             float &v0, float &v1) {
   if constexpr (!PLAIN) {
-    if (p.has_bias) {
-      v0 += thread_load_float_type(p.bias, col, (tg_dtype)DT);
-      v1 += thread_load_float_type(p.bias, col + 1, (tg_dtype)DT);
+    if (p.has_bias) { /* the bias has n elements: edge tiles read none past them */
+      v0 += col < p.n ? thread_load_float_type(p.bias, col, (tg_dtype)DT) : 0.0f;
+      v1 += col + 1 < p.n ? thread_load_float_type(p.bias, col + 1, (tg_dtype)DT) : 0.0f;
     }
     if (p.act == TG_ACT_RELU) {
       v0 = v0 < 0.0f ? 0.0f : v0;
