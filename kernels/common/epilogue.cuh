@@ -144,20 +144,11 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
   }
 }
 
-/* Out-of-line copy of thread_epilogue_store8 on fp32 accumulators for kernels that call it
- * from many unrolled sites: one body instead of one per site keeps the kernel small enough for
- * the instruction cache. */
-__device__ __noinline__ static void thread_epilogue_store8_call(const tg_problem &p, int64_t bat,
-                                                                int64_t row, int64_t col,
-                                                                const float (&acc)[8]) {
-  thread_epilogue_store8(p, bat, row, col, acc);
-}
-
-/* 1 when a kernel may run the epilogue inline, pair by pair, on whole tiles: D = act(alpha·acc
- * + bias) into 16-byte-aligned f32/f16/bf16 D, with no C, a bias (if any) of D's type along n,
- * and ReLU or no activation. That much stays a few instructions per pair, small enough to
- * unroll over a whole accumulator tile without overflowing the instruction cache; everything
- * else (C, GELU, other types, misaligned D, edge tiles) calls thread_epilogue_store8_call. */
+/* 1 when a kernel may run the epilogue inline, pair by pair, unrolled over its accumulator
+ * tile: D = act(alpha·acc + bias) into 16-byte-aligned f32/f16/bf16 D, with no C, a bias (if
+ * any) of D's type along n, and ReLU or no activation. That much stays a few instructions per
+ * pair, short enough to refetch every tile; everything else (C, GELU, other types, misaligned
+ * D) takes the kernel's general path, a run-time loop over one copy of the full epilogue. */
 __host__ __device__ __forceinline__ int tg_epilogue_is_inline(const tg_problem &p) {
   return !p.read_c && !p.exact_int && p.align_d >= 16 && p.act != TG_ACT_GELU &&
          (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16) &&

@@ -340,9 +340,12 @@ struct Sm90Gemm {
     epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
   }
 
-  /* The general epilogue (C, GELU, any types, edge tiles) through the same staging buffer, 32
-   * fp32 columns at a time: each thread then takes 8 consecutive columns of one row, so the
-   * shared out-of-line epilogue runs once per 8 outputs with 16-byte loads of C and stores of D.
+  /* The general epilogue (C, GELU, any types, edge tiles) through the warp's staging buffer, 32
+   * fp32 columns at a time: each thread then takes 8 consecutive columns of one row and runs the
+   * shared epilogue on them, with 16-byte loads of C and stores of D. The chunks are a run-time
+   * loop: only the write pass, which must name accumulator registers, is unrolled (one short
+   * guarded block per chunk), so the one inline copy of the shared epilogue stays in the
+   * instruction cache for the whole tile (unrolled, or called out of line, it cost 2× here).
    * Bank conflicts: unit u of row r sits at u ^ 2(r mod 4), which spreads a write pass's four
    * rows (per half warp, 8-byte stores) over all banks; the two rows of a quarter warp in a read
    * pass load their two units in opposite order (the odd unit first on odd rows). */
@@ -351,38 +354,44 @@ struct Sm90Gemm {
                                                  int warp, int lane, unsigned char *staging) {
     constexpr int kUnit = 16;                                        /* bytes of a vector */
     constexpr int kChunkCols = kStagingRowBytes / sizeof(float);     /* 32 */
+    constexpr int kChunksPerRow = BN / kChunkCols;
     constexpr int kSegmentsPerRow = kChunkCols / TG_EPILOGUE_VECTOR; /* 4 threads per row */
     constexpr int kRowsPerPass = 32 / kSegmentsPerRow;               /* 8 */
     static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
     const int g = lane / 4, t = lane % 4, seg = lane % kSegmentsPerRow;
+#pragma unroll 1
+    for (int chunk = 0; chunk < kRowBlocks * kChunksPerRow; ++chunk) {
 #pragma unroll
-    for (int rb = 0; rb < kRowBlocks; ++rb) {
-      const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
+      for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
-      for (int c = 0; c < BN / kChunkCols; ++c) {
+        for (int c = 0; c < kChunksPerRow; ++c) {
+          if (chunk != rb * kChunksPerRow + c) continue;
 #pragma unroll
-        for (int jj = 0; jj < kChunkCols / 8; ++jj) {
-          const int j = c * (kChunkCols / 8) + jj;
+          for (int jj = 0; jj < kChunkCols / 8; ++jj) {
+            const int j = c * (kChunkCols / 8) + jj;
 #pragma unroll
-          for (int i = 0; i < 2; ++i) {
-            const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % 4));
-            *(float2 *)(staging + r * kStagingRowBytes + unit * kUnit + (t % 2) * sizeof(float2)) =
-                make_float2(acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
+            for (int i = 0; i < 2; ++i) {
+              const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % 4));
+              *(float2 *)(staging + r * kStagingRowBytes + unit * kUnit + (t % 2) * sizeof(float2)) =
+                  make_float2(acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
+            }
           }
         }
-        __syncwarp();
-        const int64_t col = tn * BN + c * kChunkCols + seg * TG_EPILOGUE_VECTOR;
-        for (int q = 0; q < kWarpRows / kRowsPerPass; ++q) {
-          const int r = q * kRowsPerPass + lane / kSegmentsPerRow, odd = r & 1;
-          const unsigned char *src = staging + r * kStagingRowBytes;
-          const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % 4))) * kUnit);
-          const float4 y = *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % 4))) * kUnit);
-          const float4 lo = odd ? y : x, hi = odd ? x : y;
-          const float v[TG_EPILOGUE_VECTOR] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-          thread_epilogue_store8_call(p, bat, row0 + r, col, v);
-        }
-        __syncwarp();
+      __syncwarp();
+      const int rb = chunk / kChunksPerRow, c = chunk % kChunksPerRow;
+      const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
+      const int64_t col = tn * BN + c * kChunkCols + seg * TG_EPILOGUE_VECTOR;
+#pragma unroll 1
+      for (int q = 0; q < kWarpRows / kRowsPerPass; ++q) {
+        const int r = q * kRowsPerPass + lane / kSegmentsPerRow, odd = r & 1;
+        const unsigned char *src = staging + r * kStagingRowBytes;
+        const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % 4))) * kUnit);
+        const float4 y = *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % 4))) * kUnit);
+        const float4 lo = odd ? y : x, hi = odd ? x : y;
+        const float v[TG_EPILOGUE_VECTOR] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
+        thread_epilogue_store8(p, bat, row0 + r, col, v);
       }
+      __syncwarp();
     }
   }
 
