@@ -2,7 +2,8 @@
  * test_heuristic.c — what the planner's heuristic guarantees, with no GPU (virtual handles and
  * no cache): the lowest-cost plan wins across families; wave quantization sends small M·N to
  * smaller tiles and, with a long K, to split-K rows; large squares take the 128×256-class
- * tiles of the fastest family on the architecture; unaligned operands are repacked rather
+ * tiles of the fastest family on the architecture; a short K goes to a row that hides the
+ * per-tile epilogue (smaller tile_overhead_k); unaligned operands are repacked rather
  * than sent to the reference kernel; fp32 goes to `ref`. Only what the cost model really
  * implies is asserted, so refitting its constants from a sweep keeps these true.
  */
@@ -123,6 +124,21 @@ static void test_split_k(void) {
   CHECK(k && !strstr(k->name, "splitk"));
 }
 
+/* A short K makes the per-tile overhead count: 4096×4096×512 on sm_90 takes a row that hides
+ * more of it (the pingpong schedule) than the row 4096³ takes. */
+static void test_short_k(void) {
+  if (!have_family("sm90")) return;
+  tg_gemm g;
+  request(&g, 4096, 4096, 4096, TG_BF16);
+  const tg_kernel *deep = pick(g_h90, &g);
+  request(&g, 4096, 4096, 512, TG_BF16);
+  const tg_kernel *shallow = pick(g_h90, &g);
+  CHECK_MSG(deep && shallow && shallow->tile_overhead_k < deep->tile_overhead_k,
+            "4096x4096x512 on sm_90: %s, 4096^3: %s", shallow ? shallow->name : "-",
+            deep ? deep->name : "-");
+  check_minimal(H100_SM, H100_SMS, &g);
+}
+
 /* Unaligned operands (odd leading dimensions) are repacked for a fast row, not sent to ref. */
 static void test_unaligned(void) {
   tg_gemm g;
@@ -155,6 +171,7 @@ int main(void) {
   test_large_squares();
   test_wave_quantization();
   test_split_k();
+  test_short_k();
   test_unaligned();
   test_types();
   tg_destroy(g_h90);
