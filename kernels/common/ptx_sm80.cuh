@@ -35,6 +35,18 @@ __device__ __forceinline__ void thread_cp_async_16(uint32_t smem_addr, const voi
                : "memory");
 }
 
+/* As thread_cp_async_16 for a whole chunk, or none: when `skip` is set the source is not read
+ * at all (its address may lie anywhere) and the 16 destination bytes become zeros. A predicate
+ * instead of a byte count keeps the instruction free of address arithmetic. */
+__device__ __forceinline__ void thread_cp_async_16_or_zero(uint32_t smem_addr, const void *gmem,
+                                                           bool skip) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %2, 0;\n"
+      " cp.async.cg.shared.global [%0], [%1], 16, p;\n}\n" ::"r"(smem_addr),
+      "l"(gmem), "r"((int)skip)
+      : "memory");
+}
+
 /* Closes the group of cp.async issued by this thread since the previous commit. */
 __device__ __forceinline__ void thread_cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");

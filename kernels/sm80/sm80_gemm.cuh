@@ -65,6 +65,7 @@ struct Sm80Gemm {
   static_assert(BM % (WARPS_M * 16) == 0, "a warp's m extent must be a multiple of 16");
   static_assert(BN % (WARPS_N * 16) == 0, "a warp's n extent must be a multiple of 16 (ldmatrix.x4 loads two n8 tiles)");
   static_assert(STAGES >= 2, "the pipeline needs at least two stages");
+  static_assert(kKSteps >= 3, "the k-loop refills a stage at k-steps 0 and 1, before the barrier of the last");
   static_assert((A_KMAJOR && B_KMAJOR) || E::kMnMajorOk, "MN-major operands need 16-bit elements");
   static_assert(A_KMAJOR || kAMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major A tile rows must be >= 128 bytes");
   static_assert(B_KMAJOR || kBMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major B tile rows must be >= 128 bytes");
@@ -93,51 +94,104 @@ struct Sm80Gemm {
   __device__ static void load_stage(const tg_problem &p, uint32_t stage, LoaderA &la, LoaderB &lb,
                                     int64_t k_end) {
     if constexpr (A_KMAJOR) {
-      la.load(stage, (int)p.m, (int)k_end, p.a);
+      la.load(stage, p.lda, (int)p.m, (int)k_end, p.a);
       la.advance_cols(kBK);
     } else {
-      la.load(stage, (int)k_end, (int)p.m, p.a);
-      la.advance_rows(kBK);
+      la.load(stage, p.lda, (int)k_end, (int)p.m, p.a);
+      la.template advance_rows<kBK>(p.lda);
     }
     if constexpr (B_KMAJOR) {
-      lb.load(stage + kTileABytes, (int)p.n, (int)k_end, p.b);
+      lb.load(stage + kTileABytes, p.ldb, (int)p.n, (int)k_end, p.b);
       lb.advance_cols(kBK);
     } else {
-      lb.load(stage + kTileABytes, (int)k_end, (int)p.n, p.b);
-      lb.advance_rows(kBK);
+      lb.load(stage + kTileABytes, p.ldb, (int)k_end, (int)p.n, p.b);
+      lb.template advance_rows<kBK>(p.ldb);
     }
   }
 
-  /* Fragments of k-step ks for this warp: A for its kMI m-tiles, B for its kNI n-tiles. */
-  __device__ static void warp_load_fragments(uint32_t stage, int ks, int warp_m, int warp_n,
-                                             uint32_t (&fa)[kMI][4], uint32_t (&fb)[kNI][2]) {
+  /* Sizes of the fast loads of one output tile (BlockTileLoader::load_rows / load_cols): for a
+   * K-major operand how many of the thread's rows lie inside m (n), for an MN-major one how
+   * many bytes of its chunk do. */
+  struct InteriorLoads {
+    int a, b;
+  };
+  __device__ static InteriorLoads interior_loads(const tg_problem &p, const LoaderA &la,
+                                                 const LoaderB &lb) {
+    InteriorLoads il;
+    il.a = A_KMAJOR ? la.rows_inside((int)p.m) : la.chunk_bytes_inside((int)p.m);
+    il.b = B_KMAJOR ? lb.rows_inside((int)p.n) : lb.chunk_bytes_inside((int)p.n);
+    return il;
+  }
+
+  /* load_stage for a k-tile that lies wholly inside [k_begin, k_end), no check per chunk, in
+   * two halves (A's tile, B's tile) that the k-loop issues at different k-steps. */
+  __device__ static void load_a_interior(const tg_problem &p, uint32_t stage, LoaderA &la, int il_a) {
+    if constexpr (A_KMAJOR) {
+      la.load_rows(stage, p.lda, il_a);
+      la.advance_cols(kBK);
+    } else {
+      la.load_cols(stage, p.lda, il_a);
+      la.template advance_rows<kBK>(p.lda);
+    }
+  }
+  __device__ static void load_b_interior(const tg_problem &p, uint32_t stage, LoaderB &lb, int il_b) {
+    if constexpr (B_KMAJOR) {
+      lb.load_rows(stage + kTileABytes, p.ldb, il_b);
+      lb.advance_cols(kBK);
+    } else {
+      lb.load_cols(stage + kTileABytes, p.ldb, il_b);
+      lb.template advance_rows<kBK>(p.ldb);
+    }
+  }
+
+  /* Where this lane's ldmatrix rows start in a stage, for K-major operands (0 otherwise). A
+   * K-major tile has 128-byte rows, so k-step ks only flips the swizzled chunk bits of the
+   * address (chunk 2·ks + h becomes (2·ks) XOR h XOR row%8: offset XOR 32·ks) and the next m16
+   * (n16) tile is 16 whole rows further: every fragment address is one XOR and one add away. */
+  struct FragmentOffsets {
+    uint32_t a, b;
+  };
+  __device__ static FragmentOffsets warp_fragment_offsets(int warp_m, int warp_n) {
     const int lane = threadIdx.x & 31;
-    const uint32_t sa = stage, sb = stage + kTileABytes;
+    FragmentOffsets f = {0u, 0u};
+    if constexpr (A_KMAJOR)
+      f.a = thread_swizzled_offset(warp_m * kWarpM + (lane & 7) + 8 * ((lane >> 3) & 1), lane >> 4, 8);
+    if constexpr (B_KMAJOR)
+      f.b = kTileABytes + thread_swizzled_offset(warp_n * kWarpN + (lane & 7) + 8 * (lane >> 4), (lane >> 3) & 1, 8);
+    return f;
+  }
+
+  /* Fragments of k-step ks for this warp: A for its kMI m-tiles, B for its kNI n-tiles. */
+  __device__ static void warp_load_fragments(uint32_t stage, int ks, const FragmentOffsets &fo,
+                                             int warp_m, int warp_n, uint32_t (&fa)[kMI][4],
+                                             uint32_t (&fb)[kNI][2]) {
+    constexpr uint32_t kRows16Bytes = 16 * TG_SM80_TILE_K_BYTES; /* 16 rows of a K-major tile */
+    const int lane = threadIdx.x & 31;
+    const uint32_t sa = stage + (fo.a ^ (uint32_t)(ks * TG_SM80_MMA_K_BYTES));
+    const uint32_t sb = stage + (fo.b ^ (uint32_t)(ks * TG_SM80_MMA_K_BYTES));
 #pragma unroll
     for (int mi = 0; mi < kMI; ++mi) {
-      const int m_base = warp_m * kWarpM + mi * 16;
       if constexpr (A_KMAJOR) {
-        const int row = m_base + (lane & 7) + 8 * ((lane >> 3) & 1);
-        warp_ldmatrix_x4(fa[mi], sa + thread_swizzled_offset(row, ks * 2 + (lane >> 4), 8));
+        warp_ldmatrix_x4(fa[mi], sa + mi * kRows16Bytes);
       } else {
         const int mat = lane >> 3;
         const int krow = ks * 16 + (lane & 7) + 8 * (mat >> 1);
-        warp_ldmatrix_x4_trans(fa[mi], sa + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
+        const int m_base = warp_m * kWarpM + mi * 16;
+        warp_ldmatrix_x4_trans(fa[mi], stage + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
       }
 #pragma unroll
       for (int r = 0; r < 4; ++r) E::fix_fragment(fa[mi][r]);
     }
 #pragma unroll
     for (int nj = 0; nj < kNI / 2; ++nj) {
-      const int n_base = warp_n * kWarpN + nj * 16;
       uint32_t r[4];
       if constexpr (B_KMAJOR) {
-        const int row = n_base + (lane & 7) + 8 * (lane >> 4);
-        warp_ldmatrix_x4(r, sb + thread_swizzled_offset(row, ks * 2 + ((lane >> 3) & 1), 8));
+        warp_ldmatrix_x4(r, sb + nj * kRows16Bytes);
       } else {
         const int mat = lane >> 3;
         const int krow = ks * 16 + (lane & 7) + 8 * (mat & 1);
-        warp_ldmatrix_x4_trans(r, sb + thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
+        const int n_base = warp_n * kWarpN + nj * 16;
+        warp_ldmatrix_x4_trans(r, stage + kTileABytes + thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
       }
 #pragma unroll
       for (int q = 0; q < 4; ++q) E::fix_fragment(r[q]);
@@ -146,6 +200,62 @@ struct Sm80Gemm {
       fb[2 * nj + 1][0] = r[2];
       fb[2 * nj + 1][1] = r[3];
     }
+  }
+
+  /* What the k-loop carries from one k-tile to the next. */
+  struct Mainloop {
+    Acc acc[kMI][kNI][4];
+    uint32_t fa[2][kMI][4], fb[2][kNI][2]; /* fragments, double-buffered over k-steps */
+    LoaderA la;
+    LoaderB lb;
+    InteriorLoads il;
+    uint32_t read, write; /* stages of tile kt and of tile kt + STAGES - 1 */
+  };
+
+  /* One k-tile. Fragments are double-buffered over k-steps; the pipeline advances (wait +
+   * barrier) just before the last k-step of a tile, so the first fragments of the next tile are
+   * already loading while the last mma of this one run, and the tensor cores never wait at a
+   * tile boundary. kInterior: the refill, tile kt + STAGES - 1, lies wholly inside k (every
+   * k-tile but the last STAGES - 1), so it takes the fast loads; the k-loop is split in two
+   * so that each copy holds one kind of load and no predicated-off instructions. */
+  template <bool kInterior>
+  __device__ static void k_tile(const tg_problem &p, Mainloop &ml, int kt, int k_tiles,
+                                int64_t k_end, uint32_t smem_base, const FragmentOffsets &fo,
+                                int warp_m, int warp_n) {
+    const uint32_t stages_end = smem_base + STAGES * kStageBytes;
+    const uint32_t next_read = ml.read + kStageBytes == stages_end ? smem_base : ml.read + kStageBytes;
+#pragma unroll
+    for (int ks = 0; ks < kKSteps; ++ks) {
+      if (ks == kKSteps - 1) {
+        thread_cp_async_wait<STAGES - 2>();
+        __syncthreads(); /* tile kt+1 has landed; nobody reads stage kt any more */
+      }
+      /* Fragments of the next k-step: this tile's, or the first of the next tile. */
+      const int nb = (ks + 1) & 1;
+      if (ks + 1 < kKSteps)
+        warp_load_fragments(ml.read, ks + 1, fo, warp_m, warp_n, ml.fa[nb], ml.fb[nb]);
+      else if (kt + 1 < k_tiles)
+        warp_load_fragments(next_read, 0, fo, warp_m, warp_n, ml.fa[nb], ml.fb[nb]);
+      /* Refill the stage freed at the previous tile's barrier with tile kt + STAGES - 1: A's
+       * half at k-step 0 and B's at k-step 1 when interior (spread between the mma), all at
+       * k-step 0 otherwise; one commit group per k-tile either way. */
+      if constexpr (kInterior) {
+        if (ks == 0) load_a_interior(p, ml.write, ml.la, ml.il.a);
+        if (ks == 1) {
+          load_b_interior(p, ml.write, ml.lb, ml.il.b);
+          thread_cp_async_commit();
+        }
+      } else if (ks == 0) {
+        if (kt + STAGES - 1 < k_tiles) load_stage(p, ml.write, ml.la, ml.lb, k_end);
+        thread_cp_async_commit();
+      }
+#pragma unroll
+      for (int mi = 0; mi < kMI; ++mi)
+#pragma unroll
+        for (int ni = 0; ni < kNI; ++ni) E::mma(ml.acc[mi][ni], ml.fa[ks & 1][mi], ml.fb[ks & 1][ni]);
+    }
+    ml.read = next_read;
+    ml.write = ml.write + kStageBytes == stages_end ? smem_base : ml.write + kStageBytes;
   }
 
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
@@ -178,56 +288,40 @@ struct Sm80Gemm {
       const char *b = (const char *)p.b + bat * p.batch_stride_b * E::kBytes;
       const int k_tiles = k_end > k_begin ? (int)((k_end - k_begin + kBK - 1) / kBK) : 0;
 
-      Acc acc[kMI][kNI][4];
+      Mainloop ml;
 #pragma unroll
       for (int mi = 0; mi < kMI; ++mi)
 #pragma unroll
         for (int ni = 0; ni < kNI; ++ni)
 #pragma unroll
-          for (int r = 0; r < 4; ++r) acc[mi][ni][r] = 0;
+          for (int r = 0; r < 4; ++r) ml.acc[mi][ni][r] = 0;
 
-      LoaderA la;
-      LoaderB lb;
-      init_loaders(p, la, lb, a, b, m0, n0, k_begin);
+      init_loaders(p, ml.la, ml.lb, a, b, m0, n0, k_begin);
+      ml.il = interior_loads(p, ml.la, ml.lb);
+      /* k-tiles [0, whole) lie inside k; only the last one may be cut by the k edge. */
+      const int whole = (int)((k_end - k_begin) / kBK);
 #pragma unroll
       for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < k_tiles) load_stage(p, smem_base + s * kStageBytes, la, lb, k_end);
+        if (s < whole) {
+          load_a_interior(p, smem_base + s * kStageBytes, ml.la, ml.il.a);
+          load_b_interior(p, smem_base + s * kStageBytes, ml.lb, ml.il.b);
+        } else if (s < k_tiles) {
+          load_stage(p, smem_base + s * kStageBytes, ml.la, ml.lb, k_end);
+        }
         thread_cp_async_commit();
       }
       thread_cp_async_wait<STAGES - 2>();
       __syncthreads(); /* tile 0 has landed */
 
-      /* Fragments double-buffered over k-steps; the pipeline advances (wait + barrier) just before
-       * the last k-step of a tile, so the first fragments of the next tile are already loading
-       * while the last mma of this one run, and the tensor cores never wait at a tile boundary. */
-      uint32_t fa[2][kMI][4], fb[2][kNI][2];
-      if (k_tiles > 0) warp_load_fragments(smem_base, 0, warp_m, warp_n, fa[0], fb[0]);
-      for (int kt = 0; kt < k_tiles; ++kt) {
-        const uint32_t stage = smem_base + (kt % STAGES) * kStageBytes;
-        const uint32_t next_stage = smem_base + ((kt + 1) % STAGES) * kStageBytes;
-#pragma unroll
-        for (int ks = 0; ks < kKSteps; ++ks) {
-          if (ks == kKSteps - 1) {
-            thread_cp_async_wait<STAGES - 2>();
-            __syncthreads(); /* tile kt+1 has landed; nobody reads stage kt any more */
-          }
-          /* Fragments of the next k-step: this tile's, or the first of the next tile. */
-          if (ks + 1 < kKSteps)
-            warp_load_fragments(stage, ks + 1, warp_m, warp_n, fa[(ks + 1) & 1], fb[(ks + 1) & 1]);
-          else if (kt + 1 < k_tiles)
-            warp_load_fragments(next_stage, 0, warp_m, warp_n, fa[(ks + 1) & 1], fb[(ks + 1) & 1]);
-          if (ks == 0) {
-            /* Refill the stage freed at the previous tile's barrier with tile kt + STAGES - 1. */
-            const int next = kt + STAGES - 1;
-            if (next < k_tiles) load_stage(p, smem_base + (next % STAGES) * kStageBytes, la, lb, k_end);
-            thread_cp_async_commit();
-          }
-#pragma unroll
-          for (int mi = 0; mi < kMI; ++mi)
-#pragma unroll
-            for (int ni = 0; ni < kNI; ++ni) E::mma(acc[mi][ni], fa[ks & 1][mi], fb[ks & 1][ni]);
-        }
-      }
+      const FragmentOffsets fo = warp_fragment_offsets(warp_m, warp_n);
+      ml.read = smem_base;
+      ml.write = smem_base + (STAGES - 1) * kStageBytes;
+      if (k_tiles > 0) warp_load_fragments(ml.read, 0, fo, warp_m, warp_n, ml.fa[0], ml.fb[0]);
+      int kt = 0;
+      for (; kt + STAGES - 1 < whole; ++kt)
+        k_tile<true>(p, ml, kt, k_tiles, k_end, smem_base, fo, warp_m, warp_n);
+      for (; kt < k_tiles; ++kt)
+        k_tile<false>(p, ml, kt, k_tiles, k_end, smem_base, fo, warp_m, warp_n);
       thread_cp_async_wait<0>();
       __syncthreads(); /* every warp is done with the pipeline's shared memory */
 
@@ -243,8 +337,8 @@ struct Sm80Gemm {
             const int row = warp_m * kWarpM + mi * 16 + g + 8 * half;
             const int col = warp_n * kWarpN + ni * 8 + 2 * t;
             Acc *dst = staging + row * kStagingStride + col;
-            dst[0] = acc[mi][ni][2 * half];
-            dst[1] = acc[mi][ni][2 * half + 1];
+            dst[0] = ml.acc[mi][ni][2 * half];
+            dst[1] = ml.acc[mi][ni][2 * half + 1];
           }
       __syncthreads();
 

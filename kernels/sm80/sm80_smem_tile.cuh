@@ -50,32 +50,76 @@ struct BlockTileLoader {
   static_assert(kRows % kRowStep == 0, "tile rows must split evenly over the threads");
 
   const char *ptr;     /* the thread's first chunk in the current tile */
-  int64_t row_bytes;   /* bytes between matrix rows (ld × element size) */
   int row, col;        /* matrix row of the thread's first chunk, and its column (the
                           registry keeps every extent below 2^31 - 2^16) */
   uint32_t smem_off;   /* swizzled offset of the thread's first chunk in a stage */
 
+  /* Bytes between the thread's rows: kRowStep rows of the matrix (leading dimension ld). Not
+   * kept in the loader: ld is the same for every thread, so recomputing it from the kernel
+   * parameters costs no register. */
+  __device__ __forceinline__ static int64_t pass_bytes(int64_t ld) {
+    return ld * (kElemBytes * kRowStep);
+  }
+
   __device__ __forceinline__ void init(const char *matrix, int64_t ld, int64_t row0, int64_t col0) {
     const int c = threadIdx.x % kRowChunks, r = threadIdx.x / kRowChunks;
-    row_bytes = ld * kElemBytes;
+    const int64_t row_bytes = ld * kElemBytes;
     row = (int)row0 + r;
     col = (int)col0 + c * kElemsPerChunk;
     ptr = matrix + (int64_t)row * row_bytes + (int64_t)col * kElemBytes;
     smem_off = thread_swizzled_offset(r, c, kRowChunks);
   }
 
-  /* Issues the thread's cp.async for the current tile; rows at or past rows_end and columns at
-   * or past cols_end are zero-filled. `fallback` is any valid global address: zero-filled chunks
-   * read nothing, but their address stays inside the allocation. */
-  __device__ __forceinline__ void load(uint32_t stage, int rows_end, int cols_end,
+  /* Issues the thread's cp.async for the current tile, checking every chunk: rows at or past
+   * rows_end and columns at or past cols_end are zero-filled. `fallback` is any valid global
+   * address: zero-filled chunks read nothing, but their address stays inside the allocation.
+   * For the tiles at the k edge and the prologue; the k-loop's other tiles take the fast forms
+   * below, which the compiler cannot fold into this one. */
+  __device__ __forceinline__ void load(uint32_t stage, int64_t ld, int rows_end, int cols_end,
                                        const void *fallback) const {
+    const uint32_t dst = stage + smem_off;
+    const char *src = ptr;
     const int bytes = thread_chunk_bytes(cols_end - col, kElemBytes);
 #pragma unroll
-    for (int j = 0; j < kPerThread; ++j) {
+    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld)) {
       const int b = row + j * kRowStep < rows_end ? bytes : 0;
-      thread_cp_async_16(stage + smem_off + j * kSmemRowStep,
-                         b ? ptr + j * kRowStep * row_bytes : fallback, b);
+      thread_cp_async_16(dst + j * kSmemRowStep, b ? src : fallback, b);
     }
+  }
+
+  /* How many of the thread's rows lie before rows_end (fixed for an output tile when the rows
+   * are m or n). */
+  __device__ __forceinline__ int rows_inside(int rows_end) const {
+    const int left = rows_end - row;
+    if (left <= 0) return 0;
+    const int n = (left + kRowStep - 1) / kRowStep;
+    return n < kPerThread ? n : kPerThread;
+  }
+
+  /* Bytes of the thread's chunk before cols_end (fixed for an output tile when the columns are
+   * m or n). */
+  __device__ __forceinline__ int chunk_bytes_inside(int cols_end) const {
+    return thread_chunk_bytes(cols_end - col, kElemBytes);
+  }
+
+  /* The fast forms of load() for tiles that need no per-chunk checks, used by the k-loop.
+   * Rows are m or n (K-major operand, the tile lies inside k): the first `rows` chunks are
+   * copied whole, the others become zeros without a read. */
+  __device__ __forceinline__ void load_rows(uint32_t stage, int64_t ld, int rows) const {
+    const uint32_t dst = stage + smem_off;
+    const char *src = ptr;
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld))
+      thread_cp_async_16_or_zero(dst + j * kSmemRowStep, src, j >= rows);
+  }
+  /* Rows are k (MN-major operand, the tile lies inside k): every row copies `bytes` of the
+   * thread's chunk (16 inside the matrix, fewer or none at its m or n edge). */
+  __device__ __forceinline__ void load_cols(uint32_t stage, int64_t ld, int bytes) const {
+    const uint32_t dst = stage + smem_off;
+    const char *src = ptr;
+#pragma unroll
+    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld))
+      thread_cp_async_16(dst + j * kSmemRowStep, src, bytes);
   }
 
   /* Moves to the next tile along the contiguous dimension (K-major operands)... */
@@ -84,9 +128,11 @@ struct BlockTileLoader {
     ptr += cols * kElemBytes;
   }
   /* ... or along the rows (MN-major operands, whose rows are k). */
-  __device__ __forceinline__ void advance_rows(int rows) {
-    row += rows;
-    ptr += rows * row_bytes;
+  template <int kAdvance>
+  __device__ __forceinline__ void advance_rows(int64_t ld) {
+    static_assert(kAdvance % kRowStep == 0, "an MN-major tile must advance by whole thread passes");
+    row += kAdvance;
+    ptr += kAdvance / kRowStep * pass_bytes(ld);
   }
 };
 

@@ -35,8 +35,18 @@ struct Sm80BF16 {
   __device__ static void fix_fragment(uint32_t &) {}
 };
 
-/* fp32 data multiplied as tf32: each fragment register is rounded to nearest (ties away), as
- * cvt.rna.tf32.f32 does, instead of letting the tensor core truncate. */
+/* tf32 keeps the top 19 bits of an fp32 (sign, 8 exponent, 10 mantissa bits); mma.sync
+ * ignores the other 13. */
+#define TG_TF32_HALF_ULP 0x1000u /* bit 12: half a tf32 ulp, in fp32 bits */
+#define TG_F32_CANONICAL_NAN 0x7fffffffu
+
+/* fp32 data multiplied as tf32: each fragment register is rounded to nearest, ties away from
+ * zero, as cvt.rna.tf32.f32 does, instead of letting the tensor core truncate. Done with
+ * integer arithmetic, three instructions instead of cvt.rna's sequence: adding half a tf32 ulp
+ * to the bits carries into the kept bits exactly when the dropped part is half an ulp or more
+ * (infinities stay infinities, the largest values round up to one), and the tensor core
+ * ignores the dropped bits; a NaN, which that carry could turn into a number, becomes the
+ * canonical NaN. */
 struct Sm80TF32 {
   static constexpr int kBytes = 4;
   static constexpr bool kMnMajorOk = false; /* 32-bit elements: operands come K-major */
@@ -45,7 +55,8 @@ struct Sm80TF32 {
     warp_mma_m16n8k8_tf32(d, a, b);
   }
   __device__ static void fix_fragment(uint32_t &r) {
-    asm("cvt.rna.tf32.f32 %0, %1;\n" : "=r"(r) : "f"(__uint_as_float(r)));
+    const float x = __uint_as_float(r);
+    r = x != x ? TG_F32_CANONICAL_NAN : r + TG_TF32_HALF_ULP;
   }
 };
 
