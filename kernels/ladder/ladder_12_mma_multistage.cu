@@ -97,7 +97,9 @@ __device__ __forceinline__ void block_store_tile(const tg_problem &p, const Bloc
   }
 }
 
-template <class T, class C>
+/* kAligned: both operands move in 16-byte chunks (the common case), so the k-loop holds the
+ * cp.async path alone; the other instantiation keeps the gather path for odd operands. */
+template <class T, class C, bool kAligned>
 __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(const tg_problem p) {
   extern __shared__ __align__(128) unsigned char smem[];
   const uint32_t stages = thread_smem_address(smem);
@@ -109,7 +111,7 @@ __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(c
   /* Prologue: tiles 0 .. kStages-2 in flight, one group each (empty past the last tile). */
 #pragma unroll
   for (int s = 0; s < C::kStages - 1; ++s) {
-    if (s < k_tiles) thread_copy_tile_async<C>(p, ld, stages + s * C::kStageBytes);
+    if (s < k_tiles) thread_copy_tile_async<C, kAligned>(p, ld, stages + s * C::kStageBytes);
     thread_advance_loader<C>(ld);
     thread_cp_async_commit();
   }
@@ -117,7 +119,7 @@ __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(c
   for (int kt = 0; kt < k_tiles; ++kt) {
     thread_cp_async_wait<C::kStages - 2>(); /* tile kt has landed (this thread's part) … */
     __syncthreads(); /* … everyone's; and every warp is done with tile kt-1's stage */
-    if (kt + C::kStages - 1 < k_tiles) thread_copy_tile_async<C>(p, ld, stages + write * C::kStageBytes);
+    if (kt + C::kStages - 1 < k_tiles) thread_copy_tile_async<C, kAligned>(p, ld, stages + write * C::kStageBytes);
     thread_advance_loader<C>(ld);
     thread_cp_async_commit();
     warp_multiply_tile<T, C>(stages + read * C::kStageBytes, w);
@@ -132,16 +134,22 @@ __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(c
   block_store_tile<C>(p, t, tile);
 }
 
+template <class T, bool kAligned>
+tg_status launch_12(const tg_problem *p, cudaStream_t stream) {
+  /* More than 48 KB of dynamic shared memory must be asked for. */
+  if (cudaFuncSetAttribute(ladder_12_mma_multistage_kernel<T, Cfg, kAligned>,
+                           cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes) != cudaSuccess)
+    return TG_ERR_CUDA;
+  ladder_12_mma_multistage_kernel<T, Cfg, kAligned>
+      <<<ladder_grid(p, Cfg::kTileM, Cfg::kTileN), Cfg::kThreads, kSmemBytes, stream>>>(*p);
+  return TG_OK;
+}
+
 template <class T>
 struct Launch {
   static tg_status run(const tg_problem *p, cudaStream_t stream) {
-    /* More than 48 KB of dynamic shared memory must be asked for. */
-    if (cudaFuncSetAttribute(ladder_12_mma_multistage_kernel<T, Cfg>,
-                             cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes) != cudaSuccess)
-      return TG_ERR_CUDA;
-    ladder_12_mma_multistage_kernel<T, Cfg>
-        <<<ladder_grid(p, Cfg::kTileM, Cfg::kTileN), Cfg::kThreads, kSmemBytes, stream>>>(*p);
-    return TG_OK;
+    if (p->align_a >= kChunkBytes && p->align_b >= kChunkBytes) return launch_12<T, true>(p, stream);
+    return launch_12<T, false>(p, stream);
   }
 };
 

@@ -103,15 +103,17 @@ __device__ __forceinline__ void thread_copy_chunk(uint32_t smem_addr, const void
 
 /* Issues the copies of the loader's k-tile into the stage at shared address `stage` (A's tile,
  * then B's). Chunks past the matrix read nothing and land as zeros; a chunk that reads
- * nothing still names a valid address, the operand's first element. */
-template <class C>
+ * nothing still names a valid address, the operand's first element. kAligned: the caller
+ * knows both operands move in 16-byte chunks, so the gather path is not compiled in (the
+ * compiler would otherwise issue both paths under predicates in the k-loop). */
+template <class C, bool kAligned = false>
 __device__ __forceinline__ void thread_copy_tile_async(const tg_problem &p, const MmaLoader &l,
                                                        uint32_t stage) {
   const int row = threadIdx.x / C::kChunksPerRow, chunk = threadIdx.x % C::kChunksPerRow;
   const int k_bytes = l.k_left >= kChunkElems ? kChunkBytes : (l.k_left > 0 ? l.k_left * kElemBytes : 0);
   const int64_t a_pass = (int64_t)C::kRowsPerPass * p.lda * kElemBytes;
   const int64_t b_pass = (int64_t)C::kRowsPerPass * p.ldb * kElemBytes;
-  const bool a_vec = thread_a_chunks(p), b_vec = thread_b_chunks(p);
+  const bool a_vec = kAligned || thread_a_chunks(p), b_vec = kAligned || thread_b_chunks(p);
 #pragma unroll
   for (int i = 0; i < C::kChunksA; ++i) {
     const int bytes = i < l.a_rows ? k_bytes : 0;

@@ -33,10 +33,10 @@
 #define K_MAJOR_B TG_MASK(TG_COL_MAJOR)
 
 const tg_kernel tg_rows_sm80[] = {
-    SM80_RUNG_DATA("sm80_128x256x64", "f16/bf16 mma.sync, 8 warps, 3-stage cp.async, any layout",
+    SM80_RUNG_DATA("sm80_128x256x64", "f16/bf16 mma.sync, 8 warps, 4-stage cp.async, any layout",
                    SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 256, 64, 1, 93, h_128x256,
                    SM80_LADDER_RUNG),
-    SM80_ROW_DATA("sm80_256x128x64", "f16/bf16 mma.sync, 8 warps, 3-stage cp.async, any layout",
+    SM80_ROW_DATA("sm80_256x128x64", "f16/bf16 mma.sync, 8 warps, 4-stage cp.async, any layout",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 256, 128, 64, 1, 100, h_256x128),
     SM80_ROW_DATA("sm80_128x128x64", "f16/bf16 mma.sync, 4 warps, 3 stages, 2 CTAs/SM, any layout",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 92, h_128x128),
@@ -48,11 +48,11 @@ const tg_kernel tg_rows_sm80[] = {
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 92, h_128x128_splitk),
     SM80_ROW_DATA("sm80_64x64x64_splitk", "f16/bf16 64x64 with deterministic split-K",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 64, 64, 3, 60, h_64x64_splitk),
-    SM80_ROW_DATA("sm80_tf32_128x256x32", "tf32 mma.sync (cvt.rna), 8 warps, 3 stages, K-major",
+    SM80_ROW_DATA("sm80_tf32_128x256x32", "tf32 mma.sync (rounded as cvt.rna), 8 warps, 3 stages, K-major",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 128, 256, 32, 1, 100, tf32_128x256),
-    SM80_ROW_DATA("sm80_tf32_128x128x32", "tf32 mma.sync (cvt.rna), 4 warps, 4 stages, K-major",
-                  TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 128, 128, 32, 1, 85, tf32_128x128),
-    SM80_ROW_DATA("sm80_tf32_64x64x32", "tf32 mma.sync (cvt.rna), 4 warps, 4 stages, K-major",
+    SM80_ROW_DATA("sm80_tf32_128x128x32", "tf32 mma.sync (rounded as cvt.rna), 4 warps, 3 stages, 2 CTAs/SM, K-major",
+                  TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 128, 128, 32, 2, 85, tf32_128x128),
+    SM80_ROW_DATA("sm80_tf32_64x64x32", "tf32 mma.sync (rounded as cvt.rna), 4 warps, 4 stages, K-major",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 64, 64, 32, 3, 60, tf32_64x64),
     SM80_ROW_DATA("sm80_tf32_64x64x32_splitk", "tf32 64x64 with deterministic split-K",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 64, 64, 32, 3, 60, tf32_64x64_splitk),
