@@ -1,8 +1,10 @@
 /*
  * sm80_rows.c — registry rows of the sm80 family (mma.sync + ldmatrix + cp.async multistage).
  * Runs on sm_80 and later. Occupancy is CTAs per SM from shared memory; efficiency is the
- * planner's relative throughput per wave (from H100 measurements of 4096³ bf16: 390 TF/s
- * for 256x128 = 100; bench/fit_heuristic.py refits them from `tilegemm tune` output).
+ * planner's relative throughput per wave (from H100 measurements of 4096³, 2026-11-23: bf16
+ * 128x256 442, 256x128 441, 128x128 447 TF/s, equal within the noise, so the large tiles, which
+ * load fewer bytes per flop, stay first at 100; tf32 and int8 against their own best row;
+ * bench/fit_heuristic.py refits them from `tilegemm tune` output).
  * Every row may repack A/B (odd leading dimensions, offset pointers, MN-major tf32/int8) into
  * K-major, 16-byte-aligned copies, so no request is refused for its layout or alignment.
  */
@@ -34,18 +36,18 @@
 
 const tg_kernel tg_rows_sm80[] = {
     SM80_RUNG_DATA("sm80_128x256x64", "f16/bf16 mma.sync, 8 warps, 4-stage cp.async, any layout",
-                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 256, 64, 1, 93, h_128x256,
+                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 256, 64, 1, 100, h_128x256,
                    SM80_LADDER_RUNG),
     SM80_ROW_DATA("sm80_256x128x64", "f16/bf16 mma.sync, 8 warps, 4-stage cp.async, any layout",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 256, 128, 64, 1, 100, h_256x128),
     SM80_ROW_DATA("sm80_128x128x64", "f16/bf16 mma.sync, 4 warps, 3 stages, 2 CTAs/SM, any layout",
-                  SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 92, h_128x128),
+                  SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 99, h_128x128),
     SM80_ROW_DATA("sm80_64x128x64", "f16/bf16 mma.sync, 4 warps, 4-stage cp.async, any layout",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 128, 64, 2, 78, h_64x128),
     SM80_ROW_DATA("sm80_64x64x64", "f16/bf16 mma.sync, 4 warps, 4-stage cp.async, any layout",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 64, 64, 3, 60, h_64x64),
     SM80_ROW_DATA("sm80_128x128x64_splitk", "f16/bf16 128x128 with deterministic split-K",
-                  SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 92, h_128x128_splitk),
+                  SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 99, h_128x128_splitk),
     SM80_ROW_DATA("sm80_64x64x64_splitk", "f16/bf16 64x64 with deterministic split-K",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 64, 64, 3, 60, h_64x64_splitk),
     SM80_ROW_DATA("sm80_tf32_128x256x32", "tf32 mma.sync (rounded as cvt.rna), 8 warps, 3 stages, K-major",
@@ -57,9 +59,9 @@ const tg_kernel tg_rows_sm80[] = {
     SM80_ROW_DATA("sm80_tf32_64x64x32_splitk", "tf32 64x64 with deterministic split-K",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 64, 64, 32, 3, 60, tf32_64x64_splitk),
     SM80_ROW_DATA("sm80_s8_128x256x128", "int8 mma.sync, exact int32, 8 warps, 3 stages, K-major",
-                  TG_MASK(TG_IN_S8), K_MAJOR_A, K_MAJOR_B, 128, 256, 128, 1, 100, s8_128x256),
+                  TG_MASK(TG_IN_S8), K_MAJOR_A, K_MAJOR_B, 128, 256, 128, 1, 86, s8_128x256),
     SM80_ROW_DATA("sm80_s8_128x128x128", "int8 mma.sync, exact int32, 4 warps, 4 stages, K-major",
-                  TG_MASK(TG_IN_S8), K_MAJOR_A, K_MAJOR_B, 128, 128, 128, 1, 85, s8_128x128),
+                  TG_MASK(TG_IN_S8), K_MAJOR_A, K_MAJOR_B, 128, 128, 128, 1, 100, s8_128x128),
     SM80_ROW_DATA("sm80_s8_64x64x128", "int8 mma.sync, exact int32, 4 warps, 4 stages, K-major",
                   TG_MASK(TG_IN_S8), K_MAJOR_A, K_MAJOR_B, 64, 64, 128, 3, 60, s8_64x64),
     SM80_ROW_DATA("sm80_s8_64x64x128_splitk", "int8 64x64 with deterministic split-K",
