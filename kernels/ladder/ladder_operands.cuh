@@ -56,13 +56,6 @@ __device__ __forceinline__ uint4 thread_load_chunk_or_zero(const void *src, int 
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 
-/* Stores 16 bytes at a shared-state-space address (the register path beside cp.async). */
-__device__ __forceinline__ void thread_store_shared_16(uint32_t smem_addr, uint4 v) {
-  asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_addr), "r"(v.x), "r"(v.y),
-               "r"(v.z), "r"(v.w)
-               : "memory");
-}
-
 /* d += a·b on the tensor cores, m16n8k16, for the element type T. */
 template <class T>
 __device__ __forceinline__ void warp_mma_16816(float (&d)[4], const uint32_t (&a)[4],

@@ -2,7 +2,8 @@
  * sm80_gemm.cuh — the production mma.sync kernel (Ampere and later; on Hopper the path for
  * what wgmma does not serve). Over the ladder's multistage kernel it adds:
  *   - every input class with one mainloop: f16 and bf16 (K- or MN-major operands, ldmatrix or
- *     ldmatrix.trans), tf32 (rounded with cvt.rna) and int8 (exact int32), K-major;
+ *     ldmatrix.trans), tf32 (rounded to nearest in shared memory) and int8 (exact int32),
+ *     K-major;
  *   - tile shapes and warp layouts as compile-time parameters, several configs per type;
  *   - a grouped tile order (GROUP_M rows of tiles sweep the columns together) so that the
  *     A and B tiles in flight stay in L2;
@@ -66,6 +67,7 @@ struct Sm80Gemm {
   static_assert(BN % (WARPS_N * 16) == 0, "a warp's n extent must be a multiple of 16 (ldmatrix.x4 loads two n8 tiles)");
   static_assert(STAGES >= 2, "the pipeline needs at least two stages");
   static_assert(kKSteps >= 3, "the k-loop refills a stage at k-steps 0 and 1, before the barrier of the last");
+  static_assert(!E::kRoundsInSmem || STAGES >= 3, "rounding in shared memory waits for tile kt+1 one k-tile early");
   static_assert((A_KMAJOR && B_KMAJOR) || E::kMnMajorOk, "MN-major operands need 16-bit elements");
   static_assert(A_KMAJOR || kAMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major A tile rows must be >= 128 bytes");
   static_assert(B_KMAJOR || kBMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major B tile rows must be >= 128 bytes");
@@ -179,8 +181,6 @@ struct Sm80Gemm {
         const int m_base = warp_m * kWarpM + mi * 16;
         warp_ldmatrix_x4_trans(fa[mi], stage + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
       }
-#pragma unroll
-      for (int r = 0; r < 4; ++r) E::fix_fragment(fa[mi][r]);
     }
 #pragma unroll
     for (int nj = 0; nj < kNI / 2; ++nj) {
@@ -193,13 +193,32 @@ struct Sm80Gemm {
         const int n_base = warp_n * kWarpN + nj * 16;
         warp_ldmatrix_x4_trans(r, stage + kTileABytes + thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
       }
-#pragma unroll
-      for (int q = 0; q < 4; ++q) E::fix_fragment(r[q]);
       fb[2 * nj][0] = r[0];
       fb[2 * nj][1] = r[1];
       fb[2 * nj + 1][0] = r[2];
       fb[2 * nj + 1][1] = r[3];
     }
+  }
+
+  /* tf32 (E::kRoundsInSmem): rounds, in place, the chunks of `stage` that this thread copied
+   * there, once its own copies have landed; the next barrier publishes them. */
+  __device__ static void thread_round_stage(uint32_t stage, const LoaderA &la, const LoaderB &lb) {
+    if constexpr (E::kRoundsInSmem) {
+#pragma unroll
+      for (int j = 0; j < LoaderA::kPerThread; ++j)
+        thread_round_chunk(stage + la.smem_off + j * LoaderA::kSmemRowStep);
+#pragma unroll
+      for (int j = 0; j < LoaderB::kPerThread; ++j)
+        thread_round_chunk(stage + kTileABytes + lb.smem_off + j * LoaderB::kSmemRowStep);
+    }
+  }
+  __device__ static void thread_round_chunk(uint32_t addr) {
+    uint4 v = thread_load_shared_16(addr);
+    v.x = E::round_word(v.x);
+    v.y = E::round_word(v.y);
+    v.z = E::round_word(v.z);
+    v.w = E::round_word(v.w);
+    thread_store_shared_16(addr, v);
   }
 
   /* What the k-loop carries from one k-tile to the next. */
@@ -236,6 +255,14 @@ struct Sm80Gemm {
         warp_load_fragments(ml.read, ks + 1, fo, warp_m, warp_n, ml.fa[nb], ml.fb[nb]);
       else if (kt + 1 < k_tiles)
         warp_load_fragments(next_read, 0, fo, warp_m, warp_n, ml.fa[nb], ml.fb[nb]);
+      /* tf32: round this thread's chunks of tile kt+1 while the mma of this tile run (it is
+       * the oldest group in flight; the barrier before the last k-step publishes it). */
+      if constexpr (E::kRoundsInSmem) {
+        if (ks == 0 && kt + 1 < k_tiles) {
+          thread_cp_async_wait<STAGES - 3>();
+          thread_round_stage(next_read, ml.la, ml.lb);
+        }
+      }
       /* Refill the stage freed at the previous tile's barrier with tile kt + STAGES - 1: A's
        * half at k-step 0 and B's at k-step 1 when interior (spread between the mma), all at
        * k-step 0 otherwise; one commit group per k-tile either way. */
@@ -311,6 +338,7 @@ struct Sm80Gemm {
         thread_cp_async_commit();
       }
       thread_cp_async_wait<STAGES - 2>();
+      if (k_tiles > 0) thread_round_stage(smem_base, ml.la, ml.lb);
       __syncthreads(); /* tile 0 has landed */
 
       const FragmentOffsets fo = warp_fragment_offsets(warp_m, warp_n);
