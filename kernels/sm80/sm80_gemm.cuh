@@ -67,7 +67,7 @@ struct Sm80Gemm {
   static_assert(BN % (WARPS_N * 16) == 0, "a warp's n extent must be a multiple of 16 (ldmatrix.x4 loads two n8 tiles)");
   static_assert(STAGES >= 2, "the pipeline needs at least two stages");
   static_assert(kKSteps >= 3, "the k-loop refills a stage at k-steps 0 and 1, before the barrier of the last");
-  static_assert(!E::kRoundsInSmem || STAGES >= 3, "rounding in shared memory waits for tile kt+1 one k-tile early");
+  static_assert(!E::kRoundsInSmem || STAGES >= 3, "rounding in shared memory waits for tile kt+1 at k-step 0, three k-steps before the barrier would");
   static_assert((A_KMAJOR && B_KMAJOR) || E::kMnMajorOk, "MN-major operands need 16-bit elements");
   static_assert(A_KMAJOR || kAMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major A tile rows must be >= 128 bytes");
   static_assert(B_KMAJOR || kBMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major B tile rows must be >= 128 bytes");
@@ -164,7 +164,7 @@ struct Sm80Gemm {
   }
 
   /* Fragments of k-step ks for this warp: A for its kMI m-tiles, B for its kNI n-tiles. */
-  __device__ static void warp_load_fragments(uint32_t stage, int ks, const FragmentOffsets &fo,
+  __device__ __forceinline__ static void warp_load_fragments(uint32_t stage, int ks, const FragmentOffsets &fo,
                                              int warp_m, int warp_n, uint32_t (&fa)[kMI][4],
                                              uint32_t (&fb)[kNI][2]) {
     constexpr uint32_t kRows16Bytes = 16 * TG_SM80_TILE_K_BYTES; /* 16 rows of a K-major tile */
@@ -234,11 +234,12 @@ struct Sm80Gemm {
   /* One k-tile. Fragments are double-buffered over k-steps; the pipeline advances (wait +
    * barrier) just before the last k-step of a tile, so the first fragments of the next tile are
    * already loading while the last mma of this one run, and the tensor cores never wait at a
-   * tile boundary. kInterior: the refill, tile kt + STAGES - 1, lies wholly inside k (every
-   * k-tile but the last STAGES - 1), so it takes the fast loads; the k-loop is split in two
-   * so that each copy holds one kind of load and no predicated-off instructions. */
+   * tile boundary. kInterior: the refill, tile kt + STAGES - 1, lies wholly inside k (all
+   * iterations but the last STAGES - 1, or STAGES when k ends inside a k-tile), so it takes
+   * the fast loads; the k-loop is split in two so that each copy holds one kind of load and no
+   * predicated-off instructions. */
   template <bool kInterior>
-  __device__ static void k_tile(const tg_problem &p, Mainloop &ml, int kt, int k_tiles,
+  __device__ __forceinline__ static void k_tile(const tg_problem &p, Mainloop &ml, int kt, int k_tiles,
                                 int64_t k_end, uint32_t smem_base, const FragmentOffsets &fo,
                                 int warp_m, int warp_n) {
     const uint32_t stages_end = smem_base + STAGES * kStageBytes;

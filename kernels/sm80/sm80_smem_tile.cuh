@@ -6,7 +6,7 @@
  * (the Swizzle<3,4,3> pattern). Rows hold 8 or more chunks (128 bytes or more).
  *
  * A K-major operand tile is [rows = m or n][128 bytes of k]; an MN-major tile is
- * [rows = k][the m or n extent]. Both are filled from global memory by block_load_tile with
+ * [rows = k][the m or n extent]. Both are filled from global memory by BlockTileLoader with
  * 16-byte cp.async, zero-filling whatever lies past the matrix edge.
  */
 #ifndef TG_SM80_SMEM_TILE_CUH
@@ -72,8 +72,8 @@ struct BlockTileLoader {
 
   /* Issues the thread's cp.async for the current tile, checking every chunk: rows at or past
    * rows_end and columns at or past cols_end are zero-filled. `fallback` is any valid global
-   * address: zero-filled chunks read nothing, but their address stays inside the allocation.
-   * For the tiles at the k edge and the prologue; the k-loop's other tiles take the fast forms
+   * address, used by chunks that read nothing. For the tiles at the k edge and the prologue's
+   * tiles past it; the k-loop's other tiles (and the prologue's whole ones) take the fast forms
    * below, which the compiler cannot fold into this one. */
   __device__ __forceinline__ void load(uint32_t stage, int64_t ld, int rows_end, int cols_end,
                                        const void *fallback) const {
@@ -103,8 +103,10 @@ struct BlockTileLoader {
   }
 
   /* The fast forms of load() for tiles that need no per-chunk checks, used by the k-loop.
-   * Rows are m or n (K-major operand, the tile lies inside k): the first `rows` chunks are
-   * copied whole, the others become zeros without a read. */
+   * Chunks that read nothing keep their computed address, which may lie past the allocation:
+   * the PTX ISA defines such copies (ignore-src, src-size 0) to read no source data, and
+   * compute-sanitizer memcheck agrees. Rows are m or n (K-major operand, the tile lies inside
+   * k): the first `rows` chunks are copied whole, the others become zeros without a read. */
   __device__ __forceinline__ void load_rows(uint32_t stage, int64_t ld, int rows) const {
     const uint32_t dst = stage + smem_off;
     const char *src = ptr;

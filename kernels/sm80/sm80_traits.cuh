@@ -46,9 +46,11 @@ struct Sm80BF16 {
  * element is rounded once per CTA instead of once per warp that loads it into a fragment (4× for
  * A, 2× for B with 2×4 warps). In integer arithmetic (NaN test, add, select; cheaper than
  * cvt.rna's sequence): adding half a tf32 ulp to the bits carries into the kept bits exactly
- * when the dropped part is half an ulp or more (infinities stay infinities, the largest values
- * round up to one), and the tensor core ignores the dropped bits; a NaN, which that carry could
- * turn into a number, becomes the canonical NaN. */
+ * when the dropped part is half an ulp or more (infinities stay infinities, the largest finite
+ * values round up to infinity); a NaN, which that carry could turn into a number, becomes the
+ * canonical NaN. The dropped bits are left as the add makes them (0 becomes 0x1000, the
+ * largest finite value 0x7f800fff): mma.sync ignores them, as it would ignore them unrounded.
+ * Checked bit for bit by test_gpu_features (tf32 bits). */
 struct Sm80TF32 {
   static constexpr int kBytes = 4;
   static constexpr bool kMnMajorOk = false; /* 32-bit elements: operands come K-major */

@@ -3,7 +3,8 @@
  *   tile edges of every registered kernel (tile-1, tile, tile+1, 2·tile+odd in m, n and k;
  *   k below one k-tile), run twice for determinism; batches (packed, padded, broadcast);
  *   every epilogue and bias type; pointers off by one element and odd leading dimensions;
- *   k == 0, alpha == 0 with NULL A/B, in-place C == D; the GPU oracle against the CPU one.
+ *   k == 0, alpha == 0 with NULL A/B, in-place C == D; the GPU oracle against the CPU one;
+ *   tf32 input rounding bit for bit on the tf32 tensor-core kernels.
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
  */
@@ -224,6 +225,74 @@ static void test_full_tile_epilogues(const tg_kernel_info *kinfo) {
   printf("full tiles  %-28s %ld cases ran\n", kinfo->name, ran);
 }
 
+/* tf32 input rounding, bit for bit. TESTING.md's bound assumes inputs rounded to nearest
+ * (u_in = 2^-11), but on random data it also passes truncated inputs, so this checks the
+ * rounding itself: B is the identity (exact in tf32) and every other product is 0·x, so D
+ * must be exactly rna(A) (nearest, ties away from zero, as cvt.rna.tf32.f32). A's mantissas
+ * are random with some dropped parts set to exactly half an ulp and just below or above it;
+ * one row holds a NaN, which must reach all of that row (NaN·0). k spans several k-tiles, m and
+ * n are not tile multiples. Kernels that compute tf32 requests in higher precision (ref) are
+ * not asked. */
+#define TF32_DROPPED_BITS 0x1fffu
+#define TF32_HALF_ULP 0x1000u
+static uint32_t tf32_rna_bits(uint32_t x) { return (x + TF32_HALF_ULP) & ~TF32_DROPPED_BITS; }
+
+static void test_tf32_rounding(const tg_kernel_info *kinfo) {
+  if (strcmp(kinfo->family, "sm80") != 0) return;
+  enum { M = 96, N = 320, K = 320, NAN_ROW = 7, NAN_COL = 5 };
+  static const uint32_t kDropped[] = {TF32_HALF_ULP, TF32_HALF_ULP - 1u, TF32_HALF_ULP + 1u};
+  tg_gemm g;
+  tg_gemm_init(&g, M, N, K, TG_F32, TG_F32);
+  g.compute = TG_COMPUTE_TF32;
+  g.b_order = TG_COL_MAJOR; /* B stored N×K: K-major, no repack */
+  g.kernel = kinfo->name;
+  uint32_t *A = malloc(sizeof(uint32_t) * M * K), *D = malloc(sizeof(uint32_t) * M * N);
+  float *B = calloc((size_t)N * K, sizeof(float));
+  uint64_t state = 0x7f4a7c15u;
+  for (int i = 0; i < M * K; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const uint32_t r = (uint32_t)(state >> 32);
+    const uint32_t exponent = 127u - 20u + (r >> 8) % 41u; /* 2^-20 .. 2^20: normal, no overflow */
+    uint32_t mantissa = (uint32_t)(state >> 8) & 0x7fffffu;
+    if (r % 8u < 3u) mantissa = (mantissa & ~TF32_DROPPED_BITS) | kDropped[r % 8u];
+    A[i] = (r & 1u) << 31 | exponent << 23 | mantissa;
+  }
+  A[NAN_ROW * K + NAN_COL] = 0x7fc00000u;
+  for (int j = 0; j < N && j < K; ++j) B[(size_t)j * K + j] = 1.0f; /* column j of B = e_j */
+  void *dA, *dB, *dD;
+  cudaMalloc(&dA, sizeof(uint32_t) * M * K);
+  cudaMalloc(&dB, sizeof(float) * N * K);
+  cudaMalloc(&dD, sizeof(uint32_t) * M * N);
+  cudaMemcpy(dA, A, sizeof(uint32_t) * M * K, cudaMemcpyHostToDevice);
+  cudaMemcpy(dB, B, sizeof(float) * N * K, cudaMemcpyHostToDevice);
+  const tg_status s = tg_matmul(h, &g, dA, dB, NULL, dD, 0);
+  if (s == TG_ERR_NOT_SUPPORTED) {
+    ++g_refused;
+  } else {
+    CHECK_MSG(s == TG_OK, "tf32 rounding on %s: %s", kinfo->name, tg_last_error(h));
+    cudaMemcpy(D, dD, sizeof(uint32_t) * M * N, cudaMemcpyDeviceToHost);
+    long bad = 0;
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        const uint32_t got = D[i * N + j];
+        const int is_nan = (got & 0x7fffffffu) > 0x7f800000u;
+        const int ok = i == NAN_ROW ? is_nan : got == tf32_rna_bits(A[i * K + j]);
+        if (!ok && ++bad <= 3)
+          fprintf(stderr, "tf32 rounding on %s: D(%d,%d) = 0x%08x, A = 0x%08x, want 0x%08x\n", kinfo->name, i,
+                  j, got, A[i * K + j], i == NAN_ROW ? 0x7fffffffu : tf32_rna_bits(A[i * K + j]));
+      }
+    CHECK_MSG(bad == 0, "tf32 rounding on %s: %ld of %d outputs differ from rna(A)", kinfo->name, bad, M * N);
+    ++g_cases;
+    printf("tf32 bits   %-28s %d outputs\n", kinfo->name, M * N);
+  }
+  cudaFree(dA);
+  cudaFree(dB);
+  cudaFree(dD);
+  free(A);
+  free(B);
+  free(D);
+}
+
 /* The GPU oracle agrees with the CPU oracle (both fp64) to rounding of the sums. */
 static void test_gpu_oracle(void) {
   for (int t = 0; t < TYPE_COUNT; ++t)
@@ -305,6 +374,7 @@ int main(int argc, char **argv) {
     if (only && strcmp(only, k.name) != 0) continue;
     test_tile_edges(&k);
     test_full_tile_epilogues(&k);
+    test_tf32_rounding(&k);
   }
   if (!only) {
     test_batches();
