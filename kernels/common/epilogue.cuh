@@ -25,6 +25,9 @@ __device__ __forceinline__ int thread_segment_alignment(tg_dtype t) {
   return (t == TG_S8) ? 8 : 16;
 }
 
+/* Alignment (bytes) a bias segment needs for thread_load8_vector. */
+#define TG_BIAS_VECTOR_ALIGN 16
+
 /* Loads 8 consecutive elements of a C-like array as floats, as one or two vectors. */
 __device__ __forceinline__ void thread_load8_vector(const void *base, int64_t off, tg_dtype t,
                                                     float (&v)[8]) {
@@ -128,10 +131,22 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
 #pragma unroll
     for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = fmaf(p.beta_f, c[i], v[i]);
   }
-  if (p.has_bias) {
+  if (p.has_bias) { /* f32, f16 or bf16 (validate.c) */
+    float b[TG_EPILOGUE_VECTOR];
+    const int64_t bias_bytes = p.bias_type == TG_F32 ? 4 : 2;
+    if (p.bias_along_m) { /* one value for the whole segment */
+      const float bm = thread_load_f32(p.bias, row, p.bias_type);
 #pragma unroll
-    for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
-      if (i < count) v[i] += thread_load_f32(p.bias, p.bias_along_m ? row : col + i, p.bias_type);
+      for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) b[i] = bm;
+    } else if (whole && ((uintptr_t)p.bias + col * bias_bytes) % TG_BIAS_VECTOR_ALIGN == 0) {
+      thread_load8_vector(p.bias, col, p.bias_type, b); /* one or two 16-byte loads */
+    } else {
+#pragma unroll
+      for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
+        b[i] = i < count ? thread_load_f32(p.bias, col + i, p.bias_type) : 0.0f;
+    }
+#pragma unroll
+    for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] += b[i];
   }
 #pragma unroll
   for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = thread_activate_f32(v[i], p.act);
