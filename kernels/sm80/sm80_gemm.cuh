@@ -153,13 +153,25 @@ struct Sm80Gemm {
   struct FragmentOffsets {
     uint32_t a, b;
   };
+  /* MN-major tiles ([k][m or n]) take the same shortcut when a warp spans 64 of their columns
+   * (8 chunks: its first chunk has bits 1-2 clear, so the m16/n16 tile i, chunk + 2i, only
+   * flips bits of the swizzled chunk: offset XOR 32·i), and k-step ks is 16 whole rows further.
+   * Other warp extents compute each address in full. */
+  static constexpr bool kAMnShortcut = !A_KMAJOR && kWarpM == 64;
+  static constexpr bool kBMnShortcut = !B_KMAJOR && kWarpN == 64;
+  static constexpr uint32_t kAMnRowBytes = kAMnChunks * TG_CHUNK_BYTES;
+  static constexpr uint32_t kBMnRowBytes = kBMnChunks * TG_CHUNK_BYTES;
   __device__ static FragmentOffsets warp_fragment_offsets(int warp_m, int warp_n) {
-    const int lane = threadIdx.x & 31;
+    const int lane = threadIdx.x & 31, mat = lane >> 3;
     FragmentOffsets f = {0u, 0u};
     if constexpr (A_KMAJOR)
       f.a = thread_swizzled_offset(warp_m * kWarpM + (lane & 7) + 8 * ((lane >> 3) & 1), lane >> 4, 8);
+    else if constexpr (kAMnShortcut)
+      f.a = thread_swizzled_offset((lane & 7) + 8 * (mat >> 1), warp_m * kWarpM / 8 + (mat & 1), kAMnChunks);
     if constexpr (B_KMAJOR)
       f.b = kTileABytes + thread_swizzled_offset(warp_n * kWarpN + (lane & 7) + 8 * (lane >> 4), (lane >> 3) & 1, 8);
+    else if constexpr (kBMnShortcut)
+      f.b = kTileABytes + thread_swizzled_offset((lane & 7) + 8 * (mat & 1), warp_n * kWarpN / 8 + (mat >> 1), kBMnChunks);
     return f;
   }
 
@@ -175,6 +187,8 @@ struct Sm80Gemm {
     for (int mi = 0; mi < kMI; ++mi) {
       if constexpr (A_KMAJOR) {
         warp_ldmatrix_x4(fa[mi], sa + mi * kRows16Bytes);
+      } else if constexpr (kAMnShortcut) {
+        warp_ldmatrix_x4_trans(fa[mi], stage + ks * 16 * kAMnRowBytes + (fo.a ^ (uint32_t)(mi * 32)));
       } else {
         const int mat = lane >> 3;
         const int krow = ks * 16 + (lane & 7) + 8 * (mat >> 1);
@@ -187,6 +201,8 @@ struct Sm80Gemm {
       uint32_t r[4];
       if constexpr (B_KMAJOR) {
         warp_ldmatrix_x4(r, sb + nj * kRows16Bytes);
+      } else if constexpr (kBMnShortcut) {
+        warp_ldmatrix_x4_trans(r, stage + ks * 16 * kBMnRowBytes + (fo.b ^ (uint32_t)(nj * 32)));
       } else {
         const int mat = lane >> 3;
         const int krow = ks * 16 + (lane & 7) + 8 * (mat & 1);
