@@ -49,6 +49,7 @@ typedef struct tg_problem {
   int exact_int;                    /* S32 output of alpha=1, beta=0, no epilogue: store acc */
   int transposed;                   /* 1 when the user's D was column-major */
   int align_a, align_b, align_c, align_d;  /* bytes (1..16) dividing pointer, ld and stride */
+  int align_bias;                   /* bytes (1..16) dividing the bias pointer */
   int sm, sm_count;                 /* device facts (compute capability major*10+minor) */
   void *workspace;                  /* handle-owned device scratch, workspace_bytes long */
   size_t workspace_bytes;

@@ -73,6 +73,7 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
   p->align_b = tg_alignment_bytes(p->b, p->ldb, p->batch_stride_b, p->batch, eb->elem_bytes);
   p->align_c = tg_alignment_bytes(p->c, p->ldc, p->batch_stride_c, p->batch, L->c.elem_bytes);
   p->align_d = tg_alignment_bytes(p->d, p->ldd, p->batch_stride_d, p->batch, L->d.elem_bytes);
+  p->align_bias = tg_alignment_bytes(p->bias, 0, 0, 1, tg_dtype_size(p->bias_type));
   p->sm = sm;
   p->sm_count = sm_count;
 }

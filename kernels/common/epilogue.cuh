@@ -25,9 +25,6 @@ __device__ __forceinline__ int thread_segment_alignment(tg_dtype t) {
   return (t == TG_S8) ? 8 : 16;
 }
 
-/* Alignment (bytes) a bias segment needs for thread_load8_vector. */
-#define TG_BIAS_VECTOR_ALIGN 16
-
 /* Loads 8 consecutive elements of a C-like array as floats, as one or two vectors. */
 __device__ __forceinline__ void thread_load8_vector(const void *base, int64_t off, tg_dtype t,
                                                     float (&v)[8]) {
@@ -131,14 +128,13 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
 #pragma unroll
     for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) v[i] = fmaf(p.beta_f, c[i], v[i]);
   }
-  if (p.has_bias) { /* f32, f16 or bf16 (validate.c) */
+  if (p.has_bias) { /* f32, f16 or bf16 (validate.c); col is a multiple of 8, as for C */
     float b[TG_EPILOGUE_VECTOR];
-    const int64_t bias_bytes = p.bias_type == TG_F32 ? 4 : 2;
     if (p.bias_along_m) { /* one value for the whole segment */
       const float bm = thread_load_f32(p.bias, row, p.bias_type);
 #pragma unroll
       for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) b[i] = bm;
-    } else if (whole && ((uintptr_t)p.bias + col * bias_bytes) % TG_BIAS_VECTOR_ALIGN == 0) {
+    } else if (whole && p.align_bias >= thread_segment_alignment(p.bias_type)) {
       thread_load8_vector(p.bias, col, p.bias_type, b); /* one or two 16-byte loads */
     } else {
 #pragma unroll

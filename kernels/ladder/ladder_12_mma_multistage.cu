@@ -148,7 +148,7 @@ tg_status launch_12(const tg_problem *p, cudaStream_t stream) {
 template <class T>
 struct Launch {
   static tg_status run(const tg_problem *p, cudaStream_t stream) {
-    if (p->align_a >= kChunkBytes && p->align_b >= kChunkBytes) return launch_12<T, true>(p, stream);
+    if (thread_a_chunks(*p) && thread_b_chunks(*p)) return launch_12<T, true>(p, stream);
     return launch_12<T, false>(p, stream);
   }
 };

@@ -39,9 +39,10 @@ __device__ __forceinline__ int thread_chunk_bytes(bool inside, int64_t k, int64_
 
 /* Whether A / B may move in 16-byte chunks: pointer, leading dimension and batch stride all
  * multiples of 16 bytes (a run-time fact of the problem). Otherwise the rungs move them element
- * by element — slower, but an odd leading dimension still runs. */
-__device__ __forceinline__ bool thread_a_chunks(const tg_problem &p) { return p.align_a >= kChunkBytes; }
-__device__ __forceinline__ bool thread_b_chunks(const tg_problem &p) { return p.align_b >= kChunkBytes; }
+ * by element — slower, but an odd leading dimension still runs. Rung 12's launcher asks the
+ * same question to pick its aligned instantiation. */
+__host__ __device__ __forceinline__ bool thread_a_chunks(const tg_problem &p) { return p.align_a >= kChunkBytes; }
+__host__ __device__ __forceinline__ bool thread_b_chunks(const tg_problem &p) { return p.align_b >= kChunkBytes; }
 
 /* The 16-byte chunk at src of which only the first `bytes` exist, zero-filled: one 128-bit
  * load when whole and `vec` (src then 16-byte aligned), 16-bit loads otherwise. */

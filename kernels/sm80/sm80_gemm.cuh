@@ -258,8 +258,7 @@ struct Sm80Gemm {
   __device__ __forceinline__ static void k_tile(const tg_problem &p, Mainloop &ml, int kt, int k_tiles,
                                 int64_t k_end, uint32_t smem_base, const FragmentOffsets &fo,
                                 int warp_m, int warp_n) {
-    const uint32_t stages_end = smem_base + STAGES * kStageBytes;
-    const uint32_t next_read = ml.read + kStageBytes == stages_end ? smem_base : ml.read + kStageBytes;
+    const uint32_t next_read = next_stage(ml.read, smem_base);
 #pragma unroll
     for (int ks = 0; ks < kKSteps; ++ks) {
       if (ks == kKSteps - 1) {
@@ -299,7 +298,12 @@ struct Sm80Gemm {
         for (int ni = 0; ni < kNI; ++ni) E::mma(ml.acc[mi][ni], ml.fa[ks & 1][mi], ml.fb[ks & 1][ni]);
     }
     ml.read = next_read;
-    ml.write = ml.write + kStageBytes == stages_end ? smem_base : ml.write + kStageBytes;
+    ml.write = next_stage(ml.write, smem_base);
+  }
+
+  /* The stage after `stage` in the ring of STAGES that starts at smem_base. */
+  __device__ __forceinline__ static uint32_t next_stage(uint32_t stage, uint32_t smem_base) {
+    return stage + kStageBytes == smem_base + STAGES * kStageBytes ? smem_base : stage + kStageBytes;
   }
 
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
