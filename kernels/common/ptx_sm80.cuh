@@ -111,6 +111,16 @@ __device__ __forceinline__ void warp_mma_m16n8k16_bf16(float (&d)[4], const uint
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
+/* fp32 bits rounded to tf32 (nearest, ties to even; low 13 bits cleared): one F2FP on sm_90.
+ * Not available before sm_90 (callers keep an integer fallback there). */
+__device__ __forceinline__ uint32_t thread_cvt_rn_tf32(uint32_t bits) {
+  uint32_t r = bits;
+#if __CUDA_ARCH__ >= 900
+  asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(__uint_as_float(bits)));
+#endif
+  return r;
+}
+
 /* d += A·B for a 16×8×8 tile of tf32 (fp32 registers whose low 13 mantissa bits are ignored).
  * A: a[0] = A[g][t], a[1] = A[g+8][t], a[2] = A[g][t+4], a[3] = A[g+8][t+4];
  * B: b[0] = B[t][g], b[1] = B[t+4][g]. */

@@ -228,14 +228,19 @@ static void test_full_tile_epilogues(const tg_kernel_info *kinfo) {
 /* tf32 input rounding, bit for bit. TESTING.md's bound assumes inputs rounded to nearest
  * (u_in = 2^-11), but on random data it also passes truncated inputs, so this checks the
  * rounding itself: B is the identity (exact in tf32) and every other product is 0·x, so D
- * must be exactly rna(A) (nearest, ties away from zero, as cvt.rna.tf32.f32). A's mantissas
- * are random with some dropped parts set to exactly half an ulp and just below or above it;
- * one row holds a NaN, which must reach all of that row (NaN·0). k spans several k-tiles, m and
- * n are not tile multiples. Kernels that compute tf32 requests in higher precision (ref) are
- * not asked. */
+ * must be exactly rn(A) (nearest, ties to even, as cvt.rn.tf32.f32). A's mantissas are random
+ * with some dropped parts set to exactly half an ulp (both parities of the last kept bit) and
+ * just below or above it; one row holds a NaN, which must reach all of that row (NaN·0). k spans
+ * several k-tiles, m and n are not tile multiples. Kernels that compute tf32 requests in higher
+ * precision (ref) are not asked. */
 #define TF32_DROPPED_BITS 0x1fffu
 #define TF32_HALF_ULP 0x1000u
-static uint32_t tf32_rna_bits(uint32_t x) { return (x + TF32_HALF_ULP) & ~TF32_DROPPED_BITS; }
+#define TF32_LSB 0x2000u
+static uint32_t tf32_rn_bits(uint32_t x) {
+  const uint32_t dropped = x & TF32_DROPPED_BITS, kept = x & ~TF32_DROPPED_BITS;
+  const int up = dropped > TF32_HALF_ULP || (dropped == TF32_HALF_ULP && (kept & TF32_LSB));
+  return up ? kept + TF32_LSB : kept;
+}
 
 static void test_tf32_rounding(const tg_kernel_info *kinfo) {
   if (strcmp(kinfo->family, "sm80") != 0) return;
@@ -276,12 +281,12 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
       for (int j = 0; j < N; ++j) {
         const uint32_t got = D[i * N + j];
         const int is_nan = (got & 0x7fffffffu) > 0x7f800000u;
-        const int ok = i == NAN_ROW ? is_nan : got == tf32_rna_bits(A[i * K + j]);
+        const int ok = i == NAN_ROW ? is_nan : got == tf32_rn_bits(A[i * K + j]);
         if (!ok && ++bad <= 3)
           fprintf(stderr, "tf32 rounding on %s: D(%d,%d) = 0x%08x, A = 0x%08x, want 0x%08x\n", kinfo->name, i,
-                  j, got, A[i * K + j], i == NAN_ROW ? 0x7fffffffu : tf32_rna_bits(A[i * K + j]));
+                  j, got, A[i * K + j], i == NAN_ROW ? 0x7fffffffu : tf32_rn_bits(A[i * K + j]));
       }
-    CHECK_MSG(bad == 0, "tf32 rounding on %s: %ld of %d outputs differ from rna(A)", kinfo->name, bad, M * N);
+    CHECK_MSG(bad == 0, "tf32 rounding on %s: %ld of %d outputs differ from rn(A)", kinfo->name, bad, M * N);
     ++g_cases;
     printf("tf32 bits   %-28s %d outputs\n", kinfo->name, M * N);
   }
