@@ -107,10 +107,11 @@ tg_status tg_create_virtual(tg_handle **out, int sm, int sm_count) {
 void tg_destroy(tg_handle *h) {
   if (!h) return;
   tg_cache_clear(&h->cache);
-  if (h->workspace) {
+  if (h->workspace || h->sync_flags) {
     int prev = -1;
     if (cudaGetDevice(&prev) == cudaSuccess && prev != h->device) cudaSetDevice(h->device);
-    cudaFree(h->workspace);
+    if (h->workspace) cudaFree(h->workspace);
+    if (h->sync_flags) cudaFree(h->sync_flags);
     if (prev >= 0 && prev != h->device) cudaSetDevice(prev);
   }
   free(h);
@@ -165,6 +166,30 @@ static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
     return tg_cuda_fail(h, fn, "allocating the workspace", e);
   }
   h->workspace_bytes = bytes;
+  return TG_OK;
+}
+
+/* The readiness flags (problem.h) and this launch's epoch: allocated and zeroed on `stream` at
+ * first use, zeroed again when the epoch count wraps (so an epoch is never reused while a flag
+ * may still hold it). */
+static tg_status next_sync_epoch(tg_handle *h, const char *fn, tg_stream stream, tg_problem *q) {
+  const size_t bytes = (size_t)h->sm_count * TG_SYNC_FLAGS_PER_SM * sizeof(unsigned);
+  cudaError_t e = cudaSuccess;
+  if (!h->sync_flags) {
+    if ((e = cudaMalloc((void **)&h->sync_flags, bytes)) != cudaSuccess) {
+      h->sync_flags = NULL;
+      (void)cudaGetLastError();
+      return tg_cuda_fail(h, fn, "allocating the readiness flags", e);
+    }
+    h->sync_epoch = 0;
+  }
+  if (h->sync_epoch == 0) {
+    if ((e = cudaMemsetAsync(h->sync_flags, 0, bytes, (cudaStream_t)stream)) != cudaSuccess)
+      return tg_cuda_fail(h, fn, "zeroing the readiness flags", e);
+    h->sync_epoch = 1;
+  }
+  q->sync_flags = h->sync_flags;
+  q->sync_epoch = h->sync_epoch++;
   return TG_OK;
 }
 
@@ -235,6 +260,7 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
     q.ldb = rb.ld;
     q.batch_stride_b = rb.batch_stride;
   }
+  if ((s = next_sync_epoch(h, fn, stream, &q)) != TG_OK) return s;
   return after_launch(h, fn, name, k->launch(&q, stream));
 }
 

@@ -16,6 +16,8 @@ struct tg_handle {
   int sm_count;
   void *workspace;             /* device scratch owned by the handle, grown on demand */
   size_t workspace_bytes;
+  unsigned *sync_flags;        /* readiness flags of the kernels (problem.h), zeroed; lazily */
+  unsigned sync_epoch;         /* launches so far (mod 2^32, skipping 0): the next epoch */
   const char *last_kernel;     /* static string from the registry, or "" */
   tg_tune_cache cache;         /* the planner's memory of tg_tune (tune_cache.h) */
   char error[TG_MESSAGE_BYTES];

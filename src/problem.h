@@ -53,7 +53,18 @@ typedef struct tg_problem {
   int sm, sm_count;                 /* device facts (compute capability major*10+minor) */
   void *workspace;                  /* handle-owned device scratch, workspace_bytes long */
   size_t workspace_bytes;
+  /* Inter-CTA readiness flags (stream-K): handle-owned, sm_count × TG_SYNC_FLAGS_PER_SM words,
+   * zeroed when allocated and never rewritten by the host. A launch marks a flag ready by
+   * writing its sync_epoch, a value no earlier launch on this handle wrote (the handle counts
+   * launches and zeroes the flags again when the count wraps), so no reset is needed between
+   * launches. NULL on virtual handles. */
+  unsigned *sync_flags;
+  unsigned sync_epoch;
 } tg_problem;
+
+/* Readiness flags per multiprocessor (a persistent kernel has at most one CTA per SM, with at
+ * most this many flag owners each). */
+#define TG_SYNC_FLAGS_PER_SM 4
 
 /* Activation applied last in the epilogue. */
 enum { TG_ACT_NONE = 0, TG_ACT_RELU = 1, TG_ACT_GELU = 2 };

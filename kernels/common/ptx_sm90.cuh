@@ -203,6 +203,23 @@ __device__ __forceinline__ void block_named_barrier_arrive(int id, int threads) 
   asm volatile("bar.arrive %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
 }
 
+/* ---- flags between CTAs (global memory, GPU scope) ----------------------------------------- */
+
+/* Publishes `value` at *flag after everything this CTA's threads wrote before a barrier they
+ * all passed with this thread (the release covers what the barrier made visible to it). */
+__device__ __forceinline__ void thread_flag_publish(unsigned *flag, unsigned value) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
+}
+
+/* Spins until *flag == value; the acquire makes the publisher's writes visible to this thread
+ * and, through a barrier that follows, to the threads that pass it with this one. */
+__device__ __forceinline__ void thread_flag_wait(const unsigned *flag, unsigned value) {
+  unsigned seen;
+  do {
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
+  } while (seen != value);
+}
+
 /* ---- shared-memory matrix descriptors ------------------------------------------------------ */
 
 /* Swizzle mode field (bits 62-63) of the 128-byte swizzle that TMA's SWIZZLE_128B produces. */

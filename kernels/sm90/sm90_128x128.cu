@@ -2,6 +2,4 @@
  * cluster: mid-size problems, twice the tiles of 128×256 to fill the SMs. K-major operands. */
 #include "sm90_launch.cuh"
 
-extern "C" tg_status tg_sm90_launch_128x128(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 128, 6, 1, TG_SM90_COOPERATIVE, false>(p, stream);
-}
+SM90_ROW_FUNCTIONS(128x128, 128, 128, 6, 1, TG_SM90_COOPERATIVE, false)

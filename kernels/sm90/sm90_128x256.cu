@@ -3,12 +3,8 @@
  * bytes per flop. Any operand orders. */
 #include "sm90_launch.cuh"
 
-extern "C" tg_status tg_sm90_launch_128x256(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 256, 4, 2, TG_SM90_COOPERATIVE, true>(p, stream);
-}
+SM90_ROW_FUNCTIONS(128x256, 128, 256, 4, 2, TG_SM90_COOPERATIVE, true)
 
 /* The same without a cluster (each CTA fetches all of B): the planner's and tuner's alternative
  * when clusters cannot be placed well. */
-extern "C" tg_status tg_sm90_launch_128x256_c1(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 256, 4, 1, TG_SM90_COOPERATIVE, true>(p, stream);
-}
+SM90_ROW_FUNCTIONS(128x256_c1, 128, 256, 4, 1, TG_SM90_COOPERATIVE, true)

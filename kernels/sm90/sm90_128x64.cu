@@ -2,6 +2,4 @@
  * cluster: small problems and thin n, four times the tiles of 128×256. K-major operands. */
 #include "sm90_launch.cuh"
 
-extern "C" tg_status tg_sm90_launch_128x64(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 64, 8, 1, TG_SM90_COOPERATIVE, false>(p, stream);
-}
+SM90_ROW_FUNCTIONS(128x64, 128, 64, 8, 1, TG_SM90_COOPERATIVE, false)

@@ -3,6 +3,4 @@
  * operand orders. */
 #include "sm90_launch.cuh"
 
-extern "C" tg_status tg_sm90_launch_256x128(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<256, 128, 4, 2, TG_SM90_COOPERATIVE, true>(p, stream);
-}
+SM90_ROW_FUNCTIONS(256x128, 256, 128, 4, 2, TG_SM90_COOPERATIVE, true)

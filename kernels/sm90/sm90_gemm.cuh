@@ -15,6 +15,10 @@
  *     from L2 and TMA multicasts it to all, cutting L2→SM traffic, the limit of 128×256 tiles.
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
  *     producer already fills the next tile's stages while the consumers run the epilogue.
+ *   - Stream-K for a mostly idle last wave (cooperative schedule; sm90_launch.cuh says when it
+ *     pays): the k-tiles of that wave and of the full one before it are spread evenly over all
+ *     clusters; a tile cut between clusters is finished by the one that ran its first k-tiles,
+ *     which adds the others' fp32 partial sums (fixed order: deterministic).
  *   - The epilogue writes straight from the accumulators: inline on whole tiles for
  *     act(alpha·acc + bias) with ReLU into f32/f16/bf16 D; through the shared out-of-line
  *     epilogue for the rest (C, GELU, integer or mixed types, misaligned D, edge tiles).
@@ -46,6 +50,7 @@
 #define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
 #define TG_SM90_GROUP_M 8            /* rows of tiles that sweep the columns together */
 #define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
+#define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: named barriers 3 and 4, one per consumer */
 
 /* TMA strides stay below 2^40 bytes. */
 #define TG_SM90_MAX_TMA_STRIDE_BYTES (1LL << 40)
@@ -59,6 +64,14 @@ __host__ __device__ __forceinline__ int sm90_tma_store_ok(const tg_problem &p) {
   return tg_epilogue_is_inline(p) && p.ldd * es < TG_SM90_MAX_TMA_STRIDE_BYTES &&
          p.batch_stride_d * es < TG_SM90_MAX_TMA_STRIDE_BYTES;
 }
+
+/* Stream-K part of a launch (sm90_stream_k_first decides it on the host): work items
+ * [first_item, items) have their k-tiles spread evenly over all clusters; `partials` holds one
+ * slot of fp32 accumulators per consumer warpgroup of every CTA. first_item == items: none. */
+struct Sm90StreamK {
+  int64_t first_item;
+  float *partials;
+};
 
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
 struct Sm90F16 {
@@ -127,6 +140,9 @@ struct Sm90Gemm {
   static constexpr int kTurnThreads = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP;
   /* The part of the B tile each CTA of a cluster fetches and multicasts. */
   static constexpr int kBShareRows = BN / CLUSTER_M;
+  /* Stream-K: the partial sums of one consumer warpgroup, stored element-major so that a
+   * warp's 32 lanes write 128 consecutive bytes. */
+  static constexpr int kSlotFloats = kRowBlocks * kAcc * TG_SM90_WARPGROUP;
   /* Descriptor steps per k16: 32 bytes along a K-major row, 16 rows of an MN-major box. */
   static constexpr uint32_t kAStep = A_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep = B_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
@@ -169,6 +185,101 @@ struct Sm90Gemm {
     *tn = (int64_t)(in_group / rows);
   }
 
+  /* k-tiles [kt_begin, kt_end) of work item `item`. */
+  struct Unit {
+    int64_t item;
+    int kt_begin, kt_end;
+  };
+
+  /* The units a CTA runs (a pingpong consumer: its every other one), in order: first its even
+   * share of the stream-K iterations [first_item·k_tiles, items·k_tiles) (iteration
+   * item·k_tiles + kt), one unit per item the share touches, so only its first unit may start
+   * inside an item and only its last may end inside one; then whole items dp, dp + dp_step, ...
+   * below first_item. Producer and consumers walk the same list. */
+  struct WorkList {
+    int64_t iter, iter_end, dp, dp_step, dp_end;
+    int k_tiles;
+    __device__ bool next(Unit &u) {
+      if (iter < iter_end) {
+        u.item = iter / k_tiles;
+        const int64_t item_begin = u.item * k_tiles;
+        const int64_t stop = item_begin + k_tiles < iter_end ? item_begin + k_tiles : iter_end;
+        u.kt_begin = (int)(iter - item_begin);
+        u.kt_end = (int)(stop - item_begin);
+        iter = stop;
+        return true;
+      }
+      if (dp < dp_end) {
+        u.item = dp;
+        u.kt_begin = 0;
+        u.kt_end = k_tiles;
+        dp += dp_step;
+        return true;
+      }
+      return false;
+    }
+  };
+
+  /* Cluster c's share of the stream-K iterations: [c·T/C, (c+1)·T/C) of T, relative to the
+   * first stream-K iteration; sk_owner(x) is the cluster whose share holds iteration x. */
+  __device__ static int64_t sk_share_begin(int64_t c, int64_t clusters, int64_t sk_iters) {
+    return c * sk_iters / clusters;
+  }
+  __device__ static int64_t sk_owner(int64_t x, int64_t clusters, int64_t sk_iters) {
+    return ((x + 1) * clusters - 1) / sk_iters;
+  }
+
+  __device__ static WorkList work_list(const Sm90StreamK &sk, int64_t items, int k_tiles,
+                                       int64_t cluster, int64_t clusters, int64_t dp, int64_t dp_step) {
+    WorkList w;
+    const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
+    w.iter = sk_iters ? base + sk_share_begin(cluster, clusters, sk_iters) : 0;
+    w.iter_end = sk_iters ? base + sk_share_begin(cluster + 1, clusters, sk_iters) : 0;
+    w.dp = dp;
+    w.dp_step = dp_step;
+    w.dp_end = sk.first_item;
+    w.k_tiles = k_tiles;
+    return w;
+  }
+
+  /* A unit that starts inside its item (kt_begin > 0) hands its sums to the item's finisher:
+   * into this warpgroup's slot, then the slot's flag. A CTA has at most one such unit (its
+   * first), so one slot per warpgroup suffices. */
+  __device__ static void stream_k_publish(const tg_problem &p, const Sm90StreamK &sk,
+                                          const float (&acc)[kRowBlocks][kAcc], int cw) {
+    const int64_t slot = (int64_t)blockIdx.x * TG_SM90_CONSUMERS + cw;
+    const int tid = threadIdx.x % TG_SM90_WARPGROUP;
+    float *dst = sk.partials + slot * kSlotFloats + tid;
+#pragma unroll
+    for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+      for (int i = 0; i < kAcc; ++i) __stcg(dst + (rb * kAcc + i) * TG_SM90_WARPGROUP, acc[rb][i]);
+    block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
+    if (tid == 0) thread_flag_publish(p.sync_flags + slot, p.sync_epoch);
+  }
+
+  /* The finisher of a split item (the unit holding its first k-tile, the last unit of its
+   * cluster) adds the sums of the clusters that ran the rest, in cluster order. They ran those
+   * parts as their first units, before any wait of theirs, so every wait ends. */
+  __device__ static void stream_k_collect(const tg_problem &p, const Sm90StreamK &sk,
+                                          float (&acc)[kRowBlocks][kAcc], int64_t item,
+                                          int64_t items, int k_tiles, int64_t cluster,
+                                          int64_t clusters, int rank, int cw) {
+    const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
+    const int64_t last = sk_owner((item + 1) * k_tiles - 1 - base, clusters, sk_iters);
+    const int tid = threadIdx.x % TG_SM90_WARPGROUP;
+    for (int64_t c = cluster + 1; c <= last; ++c) {
+      const int64_t slot = (c * CLUSTER_M + rank) * TG_SM90_CONSUMERS + cw;
+      if (tid == 0) thread_flag_wait(p.sync_flags + slot, p.sync_epoch);
+      block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
+      const float *src = sk.partials + slot * kSlotFloats + tid;
+#pragma unroll
+      for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+        for (int i = 0; i < kAcc; ++i) acc[rb][i] += __ldcg(src + (rb * kAcc + i) * TG_SM90_WARPGROUP);
+    }
+  }
+
   /* Producer: fills stage s with k-tile kt of output tile (tm, tn) of batch bat. */
   __device__ static void load_stage(const tg_problem &p, const CUtensorMap *map_a,
                                     const CUtensorMap *map_b, uint32_t stage, uint32_t full,
@@ -200,7 +311,7 @@ struct Sm90Gemm {
     }
   }
 
-  __device__ static void run(const tg_problem &p, const CUtensorMap *map_a,
+  __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, const CUtensorMap *map_a,
                              const CUtensorMap *map_b, const CUtensorMap *map_d) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
@@ -234,10 +345,11 @@ struct Sm90Gemm {
         thread_tma_prefetch_descriptor(map_a);
         thread_tma_prefetch_descriptor(map_b);
         uint32_t it = 0;
-        for (int64_t item = first; item < items; item += step) {
+        WorkList work = work_list(sk, items, k_tiles, first, step, first, step);
+        for (Unit u; work.next(u);) {
           int64_t bat, tm, tn;
-          tile_coords(item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
-          for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+          tile_coords(u.item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
+          for (int kt = u.kt_begin; kt < u.kt_end; ++kt, ++it) {
             const uint32_t s = it % STAGES, phase = (it / STAGES) & 1;
             thread_mbarrier_wait(empty + 8 * s, phase ^ 1);
             thread_mbarrier_arrive_expect_tx(full + 8 * s, kStageBytes);
@@ -259,16 +371,17 @@ struct Sm90Gemm {
       uint32_t chunks = 0; /* staging chunks this warp has stored: picks the buffer */
       unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
                                (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
-      for (int64_t item = wg_first; item < items; item += wg_step) {
+      WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
+      for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
-        tile_coords(item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
-        /* No zeroing: the tile's first wgmma overwrites the accumulators (accumulate = 0). */
+        tile_coords(u.item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
+        /* No zeroing: the unit's first wgmma overwrites the accumulators (accumulate = 0). */
         float acc[kRowBlocks][kAcc];
 
         if constexpr (kPingpong)
-          if (item > first) block_named_barrier(TG_SM90_TURN_BARRIER + cw, kTurnThreads);
+          if (u.item > first) block_named_barrier(TG_SM90_TURN_BARRIER + cw, kTurnThreads);
 
-        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        for (int kt = u.kt_begin; kt < u.kt_end; ++kt, ++it) {
           const uint32_t s = it % STAGES, phase = (it / STAGES) & 1;
           thread_mbarrier_wait(full + 8 * s, phase);
           const uint32_t stage = base + s * kStageBytes;
@@ -282,22 +395,30 @@ struct Sm90Gemm {
               const uint32_t a0 = stage + (wg_rows0 + rb * TG_SM90_WGMMA_M) * TG_SM90_ROW_BYTES;
               const uint64_t da = thread_wgmma_descriptor(a0, TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM) + ((ks * kAStep) >> 4);
               E::template mma<BN, A_KMAJOR ? 0 : 1, B_KMAJOR ? 0 : 1>(acc[rb], da, db0 + ((ks * kBStep) >> 4),
-                                                                   ks > 0 || kt > 0);
+                                                                   ks > 0 || kt > u.kt_begin);
             }
           }
           warpgroup_commit();
           /* The previous k-tile's wgmma are done: hand its stage back to every producer that
            * writes into it (all CTAs of the cluster, through multicast). */
           warpgroup_wait<1>();
-          if (kt > 0 && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
+          if (kt > u.kt_begin && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
         }
         /* Pass the turn to the partner, if it has a next tile. */
         if constexpr (kPingpong)
-          if (item + step < items)
+          if (u.item + step < items)
             block_named_barrier_arrive(TG_SM90_TURN_BARRIER + (TG_SM90_CONSUMERS - 1 - cw), kTurnThreads);
         warpgroup_wait<0>();
-        if (k_tiles > 0 && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
-        if constexpr (kPingpong) it += (TG_SM90_CONSUMERS - 1) * k_tiles;
+        if (lane == 0) release(empty + 8 * ((it - 1) % STAGES));
+        if constexpr (kPingpong) {
+          it += (TG_SM90_CONSUMERS - 1) * k_tiles;
+        } else {
+          if (u.kt_begin > 0) { /* a later part of a split item: its finisher adds it */
+            stream_k_publish(p, sk, acc, cw);
+            continue;
+          }
+          if (u.kt_end < k_tiles) stream_k_collect(p, sk, acc, u.item, items, k_tiles, first, step, rank, cw);
+        }
         epilogue(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks);
       }
       /* The copy engine has finished the last stores before the CTA's shared memory goes. */
@@ -480,11 +601,11 @@ struct Sm90Gemm {
 
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, 1)
-    sm90_gemm_kernel(const tg_problem p, const __grid_constant__ CUtensorMap map_a,
+    sm90_gemm_kernel(const tg_problem p, const Sm90StreamK sk, const __grid_constant__ CUtensorMap map_a,
                      const __grid_constant__ CUtensorMap map_b,
                      const __grid_constant__ CUtensorMap map_d) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Kernel::run(p, &map_a, &map_b, &map_d);
+  Kernel::run(p, sk, &map_a, &map_b, &map_d);
 #endif
 }
 

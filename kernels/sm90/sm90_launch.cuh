@@ -42,6 +42,53 @@ int sm90_max_clusters(int sm_count) {
   return cached;
 }
 
+/* Stream-K only when the last wave of whole items would fill at most this share of the
+ * clusters, ... Measured on the H100 (sm90_128x256x64, 2026-11-23), the stream-K part runs at
+ * about 0.7 of the speed of whole tiles (shares that start at scattered k break the lockstep in
+ * which a wave's tiles walk k together and share operand panels in L2), so spreading the last
+ * full wave and a partial one (1 + r of a wave, r = last wave's fill) pays only when
+ * (1 + r) / 0.7 < 2, r < 0.4. Ratio to cuBLAS without → with stream-K, bf16: 3072³ (r 0.18)
+ * 0.74 → 0.83 (f16 0.74 → 0.84); 2560³ (r 0.52) 0.84 → 0.79; 8192×8192×1024 (0.52) 1.00 →
+ * 0.96; 6144³ (0.73) 0.975 → 0.895; 4096×14336×4096 (0.79) 0.97 → 0.955; 4096³ (0.88) 0.98
+ * → 0.90. */
+#define TG_SM90_STREAM_K_MAX_LAST_WAVE_PERCENT 40
+/* ... and each cluster's share holds at least this many k-tiles. */
+#define TG_SM90_STREAM_K_MIN_SHARE 4
+
+/* First work item of the stream-K part of a cooperative launch over `clusters` clusters:
+ * `items` (none) unless the last wave of whole items is mostly idle; then the last partial
+ * wave and the full one before it, spread over all clusters, so every share holds over one
+ * item. */
+static inline int64_t sm90_stream_k_first(int64_t items, int64_t clusters, int64_t k_tiles,
+                                          int schedule) {
+  if (schedule != TG_SM90_COOPERATIVE || clusters <= 0 || items <= clusters) return items;
+  const int64_t rest = items % clusters, first = (items / clusters - 1) * clusters;
+  if (rest == 0 || rest * 100 > clusters * TG_SM90_STREAM_K_MAX_LAST_WAVE_PERCENT) return items;
+  if ((items - first) * k_tiles / clusters < TG_SM90_STREAM_K_MIN_SHARE) return items;
+  return first;
+}
+
+/* Work items (clusters' tile groups) of a BM×BN kernel with clusters of `cluster` CTAs. */
+static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cluster) {
+  const int64_t m_items = ((p->m + bm - 1) / bm + cluster - 1) / cluster;
+  return m_items * ((p->n + bn - 1) / bn) * p->batch;
+}
+
+/* Bytes of partial sums a stream-K launch needs: one BM×BN fp32 tile per CTA. */
+static inline size_t sm90_stream_k_bytes(int64_t ctas, int bm, int bn) {
+  return (size_t)ctas * (size_t)bm * (size_t)bn * sizeof(float);
+}
+
+/* A row's workspace: partial sums for stream-K when it may apply (with as many clusters as
+ * the SMs hold; the launch re-decides with the clusters that fit and falls back to whole
+ * tiles if the workspace is short). */
+static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cluster, int schedule) {
+  const int64_t items = sm90_items(p, bm, bn, cluster), clusters = p->sm_count / cluster;
+  const int64_t k_tiles = (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
+  if (sm90_stream_k_first(items, clusters, k_tiles, schedule) == items) return 0;
+  return sm90_stream_k_bytes(clusters * cluster, bm, bn);
+}
+
 template <class Kernel>
 tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   const int bm = Kernel::kBM, bn = Kernel::kBN;
@@ -71,8 +118,16 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
                        Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type), Kernel::kWarpRows);
     if (s != TG_OK) return s;
   }
-  const int64_t m_items = ((p->m + bm - 1) / bm + Kernel::kCluster - 1) / Kernel::kCluster;
-  const int64_t items = m_items * ((p->n + bn - 1) / bn) * p->batch;
+  const int64_t items = sm90_items(p, bm, bn, Kernel::kCluster);
+  const int64_t k_tiles = (p->k + Kernel::kBK - 1) / Kernel::kBK;
+  Sm90StreamK sk = {items, (float *)p->workspace};
+  sk.first_item = sm90_stream_k_first(items, clusters, k_tiles,
+                                      Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
+  const int64_t ctas = (int64_t)clusters * Kernel::kCluster;
+  if (sk.first_item < items &&
+      (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags ||
+       ctas * TG_SM90_CONSUMERS > (int64_t)p->sm_count * TG_SYNC_FLAGS_PER_SM))
+    sk.first_item = items; /* whole tiles only */
   const int64_t grid = (items < clusters ? items : clusters) * Kernel::kCluster;
 
   cudaLaunchConfig_t cfg = {};
@@ -86,7 +141,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, map_a, map_b, map_d) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, map_a, map_b, map_d) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }
@@ -113,5 +168,14 @@ tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
     return sm90_launch_orders<Sm90BF16, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);
   return TG_ERR_INTERNAL;
 }
+
+/* A registry row's C entry points: its launcher and its workspace hook. */
+#define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK)              \
+  extern "C" tg_status tg_sm90_launch_##name(const tg_problem *p, cudaStream_t stream) {    \
+    return sm90_launch_16bit<BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);     \
+  }                                                                                         \
+  extern "C" size_t tg_sm90_workspace_##name(const tg_problem *p) {                        \
+    return sm90_workspace(p, BM, BN, CLUSTER, SCHEDULE);                                    \
+  }
 
 #endif /* TG_SM90_LAUNCH_CUH */

@@ -3,6 +3,4 @@
  * other's mainloop; 6 stages of 32 KB; clusters of 2 along m multicast B. K-major operands. */
 #include "sm90_launch.cuh"
 
-extern "C" tg_status tg_sm90_launch_pp_128x128(const tg_problem *p, cudaStream_t stream) {
-  return sm90_launch_16bit<128, 128, 6, 2, TG_SM90_PINGPONG, false>(p, stream);
-}
+SM90_ROW_FUNCTIONS(pp_128x128, 128, 128, 6, 2, TG_SM90_PINGPONG, false)

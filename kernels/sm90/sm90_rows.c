@@ -57,7 +57,7 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
     .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1,                    \
     .occupancy = tiles_per_sm,                                                              \
     .efficiency = eff, .tile_overhead_k = overhead_k, .launch = tg_sm90_launch_##fn,        \
-    .extra_check = tg_sm90_check,                                                           \
+    .workspace = tg_sm90_workspace_##fn, .extra_check = tg_sm90_check,                      \
   }
 
 #define ANY_ORDER 1

@@ -4,9 +4,10 @@
  *   k below one k-tile), run twice for determinism; batches (packed, padded, broadcast);
  *   every epilogue and bias type; pointers off by one element and odd leading dimensions;
  *   k == 0, alpha == 0 with NULL A/B, in-place C == D; the GPU oracle against the CPU one;
- *   tf32 input rounding bit for bit on the tf32 tensor-core kernels.
+ *   tf32 input rounding bit for bit on the tf32 tensor-core kernels; stream-K splits on sm90.
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
+ *                     [--stream-k]      only the stream-K cases (for the sanitizers)
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -298,6 +299,42 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
   free(D);
 }
 
+/* Stream-K on the sm90 kernels: shapes whose last wave of whole tiles is partial for clusters
+ * of 1 and of 2 CTAs alike (tile rows 2a and tile columns 12 with a·12 just over half the SMs:
+ * a·12 items of two tile rows, 2a·12 of one), so the k-tiles of every item are split between
+ * clusters; k from 4 k-tiles (the smallest share the launch allows) to 16, not a multiple of the
+ * k-tile. Small-integer data makes the comparison bitwise (a partial sum lost or added twice
+ * shows exactly); random data checks the bound and the general epilogue (C, bias, GELU); every
+ * case runs twice, bit for bit. */
+static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
+  if (strcmp(kinfo->family, "sm90") != 0) return;
+  enum { TILE_COLS = 12 };
+  const int64_t a = (sm_count / 2 + 1 + TILE_COLS - 1) / TILE_COLS;
+  const int64_t m = 2 * a * kinfo->tile_m - 37, n = TILE_COLS * (int64_t)kinfo->tile_n - 5;
+  const int64_t ks[] = {4 * 64 - 47, 9 * 64, 1000};
+  long ran = 0;
+  for (int i = 0; i < 3; ++i)
+    for (int variant = 0; variant < 3; ++variant) {
+      tg_gemm g;
+      tg_case_options o;
+      init(&g, &k_types[variant == 1 ? 2 : 3], m, n, ks[i]); /* f16 or bf16 */
+      g.kernel = kinfo->name;
+      defaults(&o, 900000u + (uint64_t)(i * 10 + variant));
+      o.allow_refusal = 1;
+      o.determinism = 1;
+      o.gpu_oracle = 1;
+      if (variant == 0) o.exact = 1;
+      if (variant == 1) g.c_order = TG_COL_MAJOR; /* the transposed problem */
+      if (variant == 2) {
+        g.c_type = g.d_type = TG_F32;
+        g.beta = 0.5;
+        g.epilogue = TG_EPI_BIAS_GELU;
+      }
+      if (run(&g, &o, "stream-K") == TG_CASE_PASS) ++ran;
+    }
+  printf("stream-K    %-28s %ld cases ran (%ldx%ld, k 209..1000)\n", kinfo->name, ran, (long)m, (long)n);
+}
+
 /* The GPU oracle agrees with the CPU oracle (both fp64) to rounding of the sums. */
 static void test_gpu_oracle(void) {
   for (int t = 0; t < TYPE_COUNT; ++t)
@@ -361,10 +398,12 @@ static void test_gpu_oracle(void) {
 
 int main(int argc, char **argv) {
   const char *only = NULL;
+  int stream_k_only = 0;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) only = argv[++i];
+    else if (strcmp(argv[i], "--stream-k") == 0) stream_k_only = 1;
     else {
-      fprintf(stderr, "usage: %s [--kernel NAME]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--kernel NAME] [--stream-k]\n", argv[0]);
       return 2;
     }
   }
@@ -373,15 +412,21 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tg_create: %s\n", tg_last_error(NULL));
     return 1;
   }
+  int sm_count = 0, dev = 0;
+  cudaGetDevice(&dev);
+  cudaDeviceGetAttribute(&sm_count, cudaDevAttrMultiProcessorCount, dev);
   for (int i = 0; i < tg_kernel_count(); ++i) {
     tg_kernel_info k;
     tg_kernel_get(i, &k);
     if (only && strcmp(only, k.name) != 0) continue;
-    test_tile_edges(&k);
-    test_full_tile_epilogues(&k);
-    test_tf32_rounding(&k);
+    if (!stream_k_only) {
+      test_tile_edges(&k);
+      test_full_tile_epilogues(&k);
+      test_tf32_rounding(&k);
+    }
+    test_stream_k(&k, sm_count);
   }
-  if (!only) {
+  if (!only && !stream_k_only) {
     test_batches();
     test_epilogues();
     test_alignment_and_ld();
