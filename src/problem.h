@@ -54,10 +54,10 @@ typedef struct tg_problem {
   void *workspace;                  /* handle-owned device scratch, workspace_bytes long */
   size_t workspace_bytes;
   /* Inter-CTA readiness flags (stream-K): handle-owned, sm_count × TG_SYNC_FLAGS_PER_SM words,
-   * zeroed when allocated and never rewritten by the host. A launch marks a flag ready by
-   * writing its sync_epoch, a value no earlier launch on this handle wrote (the handle counts
-   * launches and zeroes the flags again when the count wraps), so no reset is needed between
-   * launches. NULL on virtual handles. */
+   * which the host only ever zeroes (when allocated, and when the launch count wraps). A launch
+   * marks a flag ready by writing its sync_epoch, a value no earlier launch on this handle wrote,
+   * so no reset is needed between launches (a CUDA graph would freeze the epoch: kernels that
+   * wait on flags stay off it while the stream is captured). NULL on virtual handles. */
   unsigned *sync_flags;
   unsigned sync_epoch;
 } tg_problem;

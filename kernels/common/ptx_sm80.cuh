@@ -111,14 +111,28 @@ __device__ __forceinline__ void warp_mma_m16n8k16_bf16(float (&d)[4], const uint
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-/* fp32 bits rounded to tf32 (nearest, ties to even; low 13 bits cleared): one F2FP on sm_90.
- * Not available before sm_90 (callers keep an integer fallback there). */
+/* tf32 keeps the top 19 bits of an fp32 (sign, 8 exponent, 10 mantissa bits). */
+#define TG_TF32_DROPPED_BITS 0x1fffu
+#define TG_TF32_HALF_ULP_MINUS_1 0x0fffu /* just under half a tf32 ulp, in fp32 bits */
+#define TG_TF32_LSB_SHIFT 13             /* bit 13: the last kept mantissa bit */
+#define TG_F32_CANONICAL_NAN 0x7fffffffu
+
+/* fp32 bits rounded to tf32: nearest, ties to even, low 13 bits cleared; infinities stay, the
+ * largest finite values round up to infinity. One F2FP on sm_90 (cvt.rn.tf32.f32). Before
+ * sm_90, which has no cvt.rn to tf32, the same in integer arithmetic: adding 0xfff plus the
+ * last kept bit carries into the kept bits exactly when the dropped part is over half an ulp,
+ * or exactly half with an odd last bit; a NaN, which that carry could turn into a number,
+ * becomes the canonical NaN. */
 __device__ __forceinline__ uint32_t thread_cvt_rn_tf32(uint32_t bits) {
-  uint32_t r = bits;
 #if __CUDA_ARCH__ >= 900
+  uint32_t r;
   asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(r) : "f"(__uint_as_float(bits)));
-#endif
   return r;
+#else
+  const float x = __uint_as_float(bits);
+  if (x != x) return TG_F32_CANONICAL_NAN;
+  return (bits + TG_TF32_HALF_ULP_MINUS_1 + ((bits >> TG_TF32_LSB_SHIFT) & 1u)) & ~TG_TF32_DROPPED_BITS;
+#endif
 }
 
 /* d += A·B for a 16×8×8 tile of tf32 (fp32 registers whose low 13 mantissa bits are ignored).

@@ -156,6 +156,7 @@ struct Sm90Gemm {
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
+  static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
   static_assert(TG_SM90_PRODUCER_REGS * TG_SM90_WARPGROUP +
                         TG_SM90_CONSUMER_REGS * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <= 65536,
                 "the register file holds 64K registers");
@@ -195,7 +196,8 @@ struct Sm90Gemm {
   /* The units a CTA runs (a pingpong consumer: its every other one), in order: first its even
    * share of the stream-K iterations [first_item·k_tiles, items·k_tiles) (iteration
    * item·k_tiles + kt), one unit per item the share touches, so only its first unit may start
-   * inside an item and only its last may end inside one; then whole items dp, dp + dp_step, ...
+   * inside an item and only its last stream-K unit may end inside one; then whole items dp,
+   * dp + dp_step, ...
    * below first_item. Producer and consumers walk the same list. Only the position is kept
    * (four registers across the mainloop); the rest is recomputed from the launch's constants. */
   struct WorkList {
@@ -261,7 +263,7 @@ struct Sm90Gemm {
   /* A unit that starts inside its item (kt_begin > 0) hands its sums to the item's finisher:
    * into this warpgroup's slot, then the slot's flag. A CTA has at most one such unit (its
    * first), so one slot per warpgroup suffices. */
-  __device__ static void stream_k_publish(const tg_problem &p, const Sm90StreamK &sk,
+  __device__ static void warpgroup_stream_k_publish(const tg_problem &p, const Sm90StreamK &sk,
                                           const float (&acc)[kRowBlocks][kAcc], int cw) {
     const int64_t slot = (int64_t)blockIdx.x * TG_SM90_CONSUMERS + cw;
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
@@ -274,11 +276,11 @@ struct Sm90Gemm {
     if (tid == 0) thread_flag_publish(p.sync_flags + slot, p.sync_epoch);
   }
 
-  /* The finisher of a split item (the unit holding its first k-tile, the last unit of its
-   * cluster) adds the sums of the clusters that ran the rest, in cluster order, once one thread
+  /* The finisher of a split item (the unit holding its first k-tile, the last stream-K unit of
+   * its cluster) adds the sums of the clusters that ran the rest, in cluster order, once one thread
    * has seen all their flags. They ran those parts as their first units, before any wait of
    * theirs, so every wait ends. */
-  __device__ static void stream_k_collect(const tg_problem &p, const Sm90StreamK &sk,
+  __device__ static void warpgroup_stream_k_collect(const tg_problem &p, const Sm90StreamK &sk,
                                           float (&acc)[kRowBlocks][kAcc], int cluster,
                                           int last_cluster, int rank, int cw) {
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
@@ -430,10 +432,10 @@ struct Sm90Gemm {
           it += (TG_SM90_CONSUMERS - 1) * k_tiles;
         } else {
           if (u.kt_begin > 0) { /* a later part of a split item: its finisher adds it */
-            stream_k_publish(p, sk, acc, cw);
+            warpgroup_stream_k_publish(p, sk, acc, cw);
             continue;
           }
-          if (u.kt_end < k_tiles) stream_k_collect(p, sk, acc, (int)first, u.last_cluster, rank, cw);
+          if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, (int)first, u.last_cluster, rank, cw);
         }
         epilogue(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks);
       }

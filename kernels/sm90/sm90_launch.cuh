@@ -68,6 +68,18 @@ static inline int64_t sm90_stream_k_first(int64_t items, int64_t clusters, int64
   return first;
 }
 
+/* Whether `stream` is being captured into a CUDA graph. Stream-K stays off then: its flags
+ * count readiness in an epoch passed as a kernel argument, which a graph would freeze, so a
+ * replay would take the flags of the previous replay as fresh. Unknown counts as captured. */
+static inline bool sm90_capturing(cudaStream_t stream) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return true;
+  }
+  return status != cudaStreamCaptureStatusNone;
+}
+
 /* Work items (clusters' tile groups) of a BM×BN kernel with clusters of `cluster` CTAs. */
 static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cluster) {
   const int64_t m_items = ((p->m + bm - 1) / bm + cluster - 1) / cluster;
@@ -126,7 +138,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   const int64_t ctas = (int64_t)clusters * Kernel::kCluster;
   if (sk.first_item < items &&
       (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags ||
-       ctas * TG_SM90_CONSUMERS > (int64_t)p->sm_count * TG_SYNC_FLAGS_PER_SM))
+       ctas * TG_SM90_CONSUMERS > (int64_t)p->sm_count * TG_SYNC_FLAGS_PER_SM || sm90_capturing(stream)))
     sk.first_item = items; /* whole tiles only */
   const int64_t grid = (items < clusters ? items : clusters) * Kernel::kCluster;
 
