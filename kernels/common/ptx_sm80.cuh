@@ -47,16 +47,7 @@ __device__ __forceinline__ void thread_cp_async_16_or_zero(uint32_t smem_addr, c
       : "memory");
 }
 
-/* Loads / stores 16 bytes at a shared-state-space address (the register path beside
- * cp.async and ldmatrix). */
-__device__ __forceinline__ uint4 thread_load_shared_16(uint32_t smem_addr) {
-  uint4 v;
-  asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
-               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-               : "r"(smem_addr)
-               : "memory");
-  return v;
-}
+/* Stores 16 bytes at a shared-state-space address (the register path beside cp.async). */
 __device__ __forceinline__ void thread_store_shared_16(uint32_t smem_addr, uint4 v) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_addr), "r"(v.x), "r"(v.y),
                "r"(v.z), "r"(v.w)

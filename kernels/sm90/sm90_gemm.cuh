@@ -186,23 +186,39 @@ struct Sm90Gemm {
     *tn = (int64_t)(in_group / rows);
   }
 
-  /* k-tiles [kt_begin, kt_end) of work item `item`; when the unit starts the item but does not
-   * finish it, the clusters after this one up to last_cluster ran the rest. */
+  /* k-tiles [kt_begin, kt_end) of work item `item`. */
   struct Unit {
     int64_t item;
-    int kt_begin, kt_end, last_cluster;
+    int kt_begin, kt_end;
   };
 
   /* The units a CTA runs (a pingpong consumer: its every other one), in order: first its even
    * share of the stream-K iterations [first_item·k_tiles, items·k_tiles) (iteration
    * item·k_tiles + kt), one unit per item the share touches, so only its first unit may start
    * inside an item and only its last stream-K unit may end inside one; then whole items dp,
-   * dp + dp_step, ...
-   * below first_item. Producer and consumers walk the same list. Only the position is kept
-   * (four registers across the mainloop); the rest is recomputed from the launch's constants. */
+   * dp + dp_step, ... below first_item. Producer and consumers walk the same list. */
   struct WorkList {
-    int64_t iter; /* next stream-K iteration, -1 once the share is done */
-    int64_t dp;   /* next whole item */
+    int64_t iter, iter_end, dp, dp_step, dp_end;
+    int k_tiles;
+    __device__ bool next(Unit &u) {
+      if (iter < iter_end) {
+        u.item = iter / k_tiles;
+        const int64_t item_begin = u.item * k_tiles;
+        const int64_t stop = item_begin + k_tiles < iter_end ? item_begin + k_tiles : iter_end;
+        u.kt_begin = (int)(iter - item_begin);
+        u.kt_end = (int)(stop - item_begin);
+        iter = stop;
+        return true;
+      }
+      if (dp < dp_end) {
+        u.item = dp;
+        u.kt_begin = 0;
+        u.kt_end = k_tiles;
+        dp += dp_step;
+        return true;
+      }
+      return false;
+    }
   };
 
   /* Cluster c's share of the stream-K iterations: [c·T/C, (c+1)·T/C) of T, relative to the
@@ -215,49 +231,16 @@ struct Sm90Gemm {
   }
 
   __device__ static WorkList work_list(const Sm90StreamK &sk, int64_t items, int k_tiles,
-                                       int64_t cluster, int64_t clusters, int64_t dp) {
-    const int64_t sk_iters = (items - sk.first_item) * k_tiles;
+                                       int64_t cluster, int64_t clusters, int64_t dp, int64_t dp_step) {
     WorkList w;
-    w.iter = sk_iters ? sk.first_item * k_tiles + sk_share_begin(cluster, clusters, sk_iters) : -1;
+    const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
+    w.iter = sk_iters ? base + sk_share_begin(cluster, clusters, sk_iters) : 0;
+    w.iter_end = sk_iters ? base + sk_share_begin(cluster + 1, clusters, sk_iters) : 0;
     w.dp = dp;
+    w.dp_step = dp_step;
+    w.dp_end = sk.first_item;
+    w.k_tiles = k_tiles;
     return w;
-  }
-
-  /* The next unit of w into u; false at the end. The 64-bit divisions (calls) run here, before
-   * the unit's accumulators are live. */
-  __device__ static bool next_unit(WorkList &w, Unit &u, const Sm90StreamK &sk, int64_t items,
-                                   int k_tiles, int64_t cluster, int64_t clusters, int64_t dp_step) {
-    if (w.iter >= 0) {
-      const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
-      const int64_t end = base + sk_share_begin(cluster + 1, clusters, sk_iters);
-      if (w.iter < end) {
-        u.item = w.iter / k_tiles;
-        const int64_t item_begin = u.item * k_tiles, item_end = item_begin + k_tiles;
-        const int64_t stop = item_end < end ? item_end : end;
-        u.kt_begin = (int)(w.iter - item_begin);
-        u.kt_end = (int)(stop - item_begin);
-        u.last_cluster = (int)sk_owner(item_end - 1 - base, clusters, sk_iters);
-        w.iter = stop;
-        return true;
-      }
-      w.iter = -1;
-    }
-    if (w.dp < sk.first_item) {
-      u.item = w.dp;
-      u.kt_begin = 0;
-      u.kt_end = k_tiles;
-      u.last_cluster = -1;
-      w.dp += dp_step;
-      return true;
-    }
-    return false;
-  }
-
-  /* A barrier of consumer warpgroup cw's threads alone. The ids are constants so that ptxas
-   * reserves only the barriers used (a computed id reserves all 16). */
-  __device__ static void warpgroup_sync_consumer(int cw) {
-    if (cw == 0) block_named_barrier(TG_SM90_STREAM_K_BARRIER, TG_SM90_WARPGROUP);
-    else block_named_barrier(TG_SM90_STREAM_K_BARRIER + 1, TG_SM90_WARPGROUP);
   }
 
   /* A unit that starts inside its item (kt_begin > 0) hands its sums to the item's finisher:
@@ -272,25 +255,25 @@ struct Sm90Gemm {
     for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) __stcg(dst + (rb * kAcc + i) * TG_SM90_WARPGROUP, acc[rb][i]);
-    warpgroup_sync_consumer(cw);
+    block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
     if (tid == 0) thread_flag_publish(p.sync_flags + slot, p.sync_epoch);
   }
 
   /* The finisher of a split item (the unit holding its first k-tile, the last stream-K unit of
-   * its cluster) adds the sums of the clusters that ran the rest, in cluster order, once one thread
-   * has seen all their flags. They ran those parts as their first units, before any wait of
-   * theirs, so every wait ends. */
+   * its cluster) adds the sums of the clusters that ran the rest, in cluster order. They ran those
+   * parts as their first units, before any wait of theirs, so every wait ends. */
   __device__ static void warpgroup_stream_k_collect(const tg_problem &p, const Sm90StreamK &sk,
-                                          float (&acc)[kRowBlocks][kAcc], int cluster,
-                                          int last_cluster, int rank, int cw) {
+                                          float (&acc)[kRowBlocks][kAcc], int64_t item,
+                                          int64_t items, int k_tiles, int64_t cluster,
+                                          int64_t clusters, int rank, int cw) {
+    const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
+    const int64_t last = sk_owner((item + 1) * k_tiles - 1 - base, clusters, sk_iters);
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
-    if (tid == 0)
-      for (int c = cluster + 1; c <= last_cluster; ++c)
-        thread_flag_wait(p.sync_flags + (c * CLUSTER_M + rank) * TG_SM90_CONSUMERS + cw, p.sync_epoch);
-    warpgroup_sync_consumer(cw);
-#pragma unroll 1
-    for (int c = cluster + 1; c <= last_cluster; ++c) {
-      const float *src = sk.partials + (size_t)((c * CLUSTER_M + rank) * TG_SM90_CONSUMERS + cw) * kSlotFloats + tid;
+    for (int64_t c = cluster + 1; c <= last; ++c) {
+      const int64_t slot = (c * CLUSTER_M + rank) * TG_SM90_CONSUMERS + cw;
+      if (tid == 0) thread_flag_wait(p.sync_flags + slot, p.sync_epoch);
+      block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
+      const float *src = sk.partials + slot * kSlotFloats + tid;
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
@@ -363,8 +346,8 @@ struct Sm90Gemm {
         thread_tma_prefetch_descriptor(map_a);
         thread_tma_prefetch_descriptor(map_b);
         uint32_t it = 0;
-        WorkList work = work_list(sk, items, k_tiles, first, step, first);
-        for (Unit u; next_unit(work, u, sk, items, k_tiles, first, step, step);) {
+        WorkList work = work_list(sk, items, k_tiles, first, step, first, step);
+        for (Unit u; work.next(u);) {
           int64_t bat, tm, tn;
           tile_coords(u.item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
           for (int kt = u.kt_begin; kt < u.kt_end; ++kt, ++it) {
@@ -389,8 +372,8 @@ struct Sm90Gemm {
       uint32_t chunks = 0; /* staging chunks this warp has stored: picks the buffer */
       unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
                                (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
-      WorkList work = work_list(sk, items, k_tiles, first, step, wg_first);
-      for (Unit u; next_unit(work, u, sk, items, k_tiles, first, step, wg_step);) {
+      WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
+      for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
         tile_coords(u.item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
         /* No zeroing: the unit's first wgmma overwrites the accumulators (accumulate = 0). */
@@ -435,7 +418,7 @@ struct Sm90Gemm {
             warpgroup_stream_k_publish(p, sk, acc, cw);
             continue;
           }
-          if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, (int)first, u.last_cluster, rank, cw);
+          if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, u.item, items, k_tiles, first, step, rank, cw);
         }
         epilogue(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks);
       }

@@ -137,8 +137,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
                                       Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
   const int64_t ctas = (int64_t)clusters * Kernel::kCluster;
   if (sk.first_item < items &&
-      (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags ||
-       ctas * TG_SM90_CONSUMERS > (int64_t)p->sm_count * TG_SYNC_FLAGS_PER_SM || sm90_capturing(stream)))
+      (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags || sm90_capturing(stream)))
     sk.first_item = items; /* whole tiles only */
   const int64_t grid = (items < clusters ? items : clusters) * Kernel::kCluster;
 
