@@ -48,7 +48,11 @@
 #define TG_SM90_PRODUCER_REGS 40
 #define TG_SM90_CONSUMER_REGS 232
 #define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
-#define TG_SM90_GROUP_M 8            /* rows of tiles that sweep the columns together */
+/* Rows of tiles that sweep the columns together. A wave of 132 tiles of 128×256 then covers
+ * about 16 × 8 tiles, near the smallest A panel + B panel it can read (16·128 ≈ 8·256): on the
+ * H100, 16 against 8 ran 4096³ 0.977× vs 0.973× cuBLAS, 8192×8192×1024 0.982× vs 0.973×
+ * (4 and 32 no better; 2026-11-23). */
+#define TG_SM90_GROUP_M 16
 #define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
 #define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: named barriers 3 and 4, one per consumer */
 
