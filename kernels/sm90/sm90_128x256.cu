@@ -3,8 +3,8 @@
  * bytes per flop. Any operand orders. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x256, 128, 256, 4, 2, TG_SM90_COOPERATIVE, true)
+SM90_ROW_FUNCTIONS(128x256, 128, 256, 4, 2, 1, TG_SM90_COOPERATIVE, true)
 
 /* The same without a cluster (each CTA fetches all of B): the planner's and tuner's alternative
  * when clusters cannot be placed well. */
-SM90_ROW_FUNCTIONS(128x256_c1, 128, 256, 4, 1, TG_SM90_COOPERATIVE, true)
+SM90_ROW_FUNCTIONS(128x256_c1, 128, 256, 4, 1, 1, TG_SM90_COOPERATIVE, true)

@@ -11,8 +11,9 @@
  *     warpgroups 1 and 2 are consumers (232 registers each, setmaxnreg), each owning half of the
  *     CTA tile. Full/empty mbarriers per stage hand buffers back and forth, so loads run ahead
  *     of the math with no block-wide barrier in the mainloop.
- *   - Clusters of CLUSTER_M CTAs along m share their B tile: each CTA fetches 1/CLUSTER_M of it
- *     from L2 and TMA multicasts it to all, cutting L2→SM traffic, the limit of 128×256 tiles.
+ *   - Clusters of two CTAs share the wider operand tile: CLUSTER_M CTAs along m share B (for
+ *     128×256 tiles), CLUSTER_N CTAs along n share A (for 256×128); each CTA fetches its part of
+ *     the shared tile from L2 and TMA multicasts it to all, cutting L2→SM traffic.
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
  *     producer already fills the next tile's stages while the consumers run the epilogue.
  *   - Stream-K for a mostly idle last wave (cooperative schedule; sm90_launch.cuh says when it
@@ -48,11 +49,12 @@
 #define TG_SM90_PRODUCER_REGS 40
 #define TG_SM90_CONSUMER_REGS 232
 #define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
-/* Rows of tiles that sweep the columns together. A wave of 132 tiles of 128×256 then covers
- * about 16 × 8 tiles, near the smallest A panel + B panel it can read (16·128 ≈ 8·256): on the
- * H100, 16 against 8 ran 4096³ 0.977× vs 0.973× cuBLAS, 8192×8192×1024 0.982× vs 0.973×
+/* Rows of D that a group of tiles sweeping the columns together spans. A wave of 132 tiles of
+ * 128×256 then covers about 16 × 8 tiles (of 256×128, 8 × 16), near the smallest A panel + B
+ * panel it can read (2048 rows of A and about 2048 columns of B): on the H100, groups of 16
+ * tile rows of 128 against 8 ran 4096³ 0.977× vs 0.973× cuBLAS, 8192×8192×1024 0.982× vs 0.973×
  * (4 and 32 no better; 2026-11-23). */
-#define TG_SM90_GROUP_M 16
+#define TG_SM90_GROUP_ROWS 2048
 #define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
 #define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: named barriers 3 and 4, one per consumer */
 
@@ -108,10 +110,11 @@ enum Sm90Schedule {
   TG_SM90_PINGPONG = 1,
 };
 
-template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M,
+template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M, int CLUSTER_N,
           int SCHEDULE>
 struct Sm90Gemm {
-  static constexpr int kBM = BM, kBN = BN, kCluster = CLUSTER_M;
+  static constexpr int kBM = BM, kBN = BN, kClusterM = CLUSTER_M, kClusterN = CLUSTER_N;
+  static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
   static constexpr bool kAKMajor = A_KMAJOR, kBKMajor = B_KMAJOR;
   static constexpr bool kPingpong = SCHEDULE == TG_SM90_PINGPONG;
   static constexpr int kThreads = TG_SM90_WARPGROUP * (TG_SM90_CONSUMERS + 1);
@@ -139,11 +142,13 @@ struct Sm90Gemm {
    * in step, or the one whose tile it holds in pingpong) of every CTA in the cluster (a stage is
    * refilled by multicast into all of them). */
   static constexpr int kConsumerWarps = (kPingpong ? 1 : TG_SM90_CONSUMERS) * TG_SM90_WARPGROUP / 32;
-  static constexpr int kEmptyArrivals = kConsumerWarps * CLUSTER_M;
+  static constexpr int kEmptyArrivals = kConsumerWarps * kCluster;
   /* Threads of a pingpong turn barrier: both consumers. */
   static constexpr int kTurnThreads = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP;
   /* The part of the B tile each CTA of a cluster fetches and multicasts. */
   static constexpr int kBShareRows = BN / CLUSTER_M;
+  /* ... and of the A tile. */
+  static constexpr int kAShareRows = BM / CLUSTER_N;
   /* Stream-K: the partial sums of one consumer warpgroup, stored element-major so that a
    * warp's 32 lanes write 128 consecutive bytes. */
   static constexpr int kSlotFloats = kRowBlocks * kAcc * TG_SM90_WARPGROUP;
@@ -154,7 +159,10 @@ struct Sm90Gemm {
   static_assert(BN == 64 || BN == 128 || BN == 256, "wgmma N must be 64, 128 or 256");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
   static_assert(BM <= 256 && kBShareRows <= 256, "a TMA box spans at most 256 rows");
-  static_assert(CLUSTER_M == 1 || CLUSTER_M == 2, "clusters of 1 or 2 CTAs along m");
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
+  static_assert(CLUSTER_M == 1 || CLUSTER_N == 1, "a cluster lies along m or along n");
+  static_assert(kAShareRows <= 256, "a TMA box spans at most 256 rows");
+  static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
   static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
@@ -165,29 +173,31 @@ struct Sm90Gemm {
                         TG_SM90_CONSUMER_REGS * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <= 65536,
                 "the register file holds 64K registers");
 
-  /* Work item `item` in grouped order: batch, then GROUP_M tile rows sweeping the columns. A
-   * cluster's item is CLUSTER_M adjacent tile rows; this CTA takes row `rank` of them. In
+  /* Work item `item` in grouped order: batch, then TG_SM90_GROUP_ROWS rows of tiles sweeping the
+   * columns. A cluster's item is CLUSTER_M adjacent tile rows (or CLUSTER_N adjacent tile
+   * columns); this CTA takes row (column) `rank` of them; n_items counts the items along n. In
    * 32-bit arithmetic when the item count allows (`narrow`): every thread runs this once per
    * tile, and a 64-bit division is a long call. */
-  __device__ static void tile_coords(int64_t item, int64_t m_items, int64_t n_tiles, bool narrow,
+  __device__ static void tile_coords(int64_t item, int64_t m_items, int64_t n_items, bool narrow,
                                      int rank, int64_t *bat, int64_t *tm, int64_t *tn) {
-    if (narrow) tile_coords_in<uint32_t>((uint32_t)item, (uint32_t)m_items, (uint32_t)n_tiles, rank, bat, tm, tn);
-    else tile_coords_in<uint64_t>((uint64_t)item, (uint64_t)m_items, (uint64_t)n_tiles, rank, bat, tm, tn);
+    if (narrow) tile_coords_in<uint32_t>((uint32_t)item, (uint32_t)m_items, (uint32_t)n_items, rank, bat, tm, tn);
+    else tile_coords_in<uint64_t>((uint64_t)item, (uint64_t)m_items, (uint64_t)n_items, rank, bat, tm, tn);
   }
 
   template <typename U>
-  __device__ static void tile_coords_in(U item, U m_items, U n_tiles, int rank, int64_t *bat,
+  __device__ static void tile_coords_in(U item, U m_items, U n_items, int rank, int64_t *bat,
                                         int64_t *tm, int64_t *tn) {
-    const U per_batch = m_items * n_tiles;
+    const U per_batch = m_items * n_items;
     *bat = (int64_t)(item / per_batch);
     const U id = item % per_batch;
-    const U group_rows = TG_SM90_GROUP_M / CLUSTER_M;
-    const U group = group_rows * n_tiles;
+    constexpr int kGroupItems = TG_SM90_GROUP_ROWS / BM / CLUSTER_M;
+    const U group_rows = kGroupItems > 0 ? kGroupItems : 1;
+    const U group = group_rows * n_items;
     const U first_m = (id / group) * group_rows;
     const U rows = m_items - first_m < group_rows ? m_items - first_m : group_rows;
     const U in_group = id % group;
-    *tm = (int64_t)(first_m + in_group % rows) * CLUSTER_M + rank;
-    *tn = (int64_t)(in_group / rows);
+    *tm = (int64_t)(first_m + in_group % rows) * CLUSTER_M + (CLUSTER_M > 1 ? rank : 0);
+    *tn = (int64_t)(in_group / rows) * CLUSTER_N + (CLUSTER_N > 1 ? rank : 0);
   }
 
   /* k-tiles [kt_begin, kt_end) of work item `item`. */
@@ -274,7 +284,7 @@ struct Sm90Gemm {
     const int64_t last = sk_owner((item + 1) * k_tiles - 1 - base, clusters, sk_iters);
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
     for (int64_t c = cluster + 1; c <= last; ++c) {
-      const int64_t slot = (c * CLUSTER_M + rank) * TG_SM90_CONSUMERS + cw;
+      const int64_t slot = (c * kCluster + rank) * TG_SM90_CONSUMERS + cw;
       if (tid == 0) thread_flag_wait(p.sync_flags + slot, p.sync_epoch);
       block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
       const float *src = sk.partials + slot * kSlotFloats + tid;
@@ -291,27 +301,31 @@ struct Sm90Gemm {
                                     int kt, int64_t tm, int64_t tn, int64_t bat, int rank) {
     const int bat_a = p.batch_stride_a ? (int)bat : 0, bat_b = p.batch_stride_b ? (int)bat : 0;
     const int k0 = kt * kBK, m0 = (int)(tm * BM), n0 = (int)(tn * BN);
-    if constexpr (A_KMAJOR) {
-      thread_tma_load_3d(stage, map_a, full, k0, m0, bat_a);
+    load_operand<A_KMAJOR, (CLUSTER_N > 1), kAShareRows>(stage, map_a, full, k0, m0, bat_a,
+                                                          CLUSTER_N > 1 ? rank : 0);
+    load_operand<B_KMAJOR, (CLUSTER_M > 1), kBShareRows>(stage + kTileABytes, map_b, full, k0, n0, bat_b,
+                                                          CLUSTER_M > 1 ? rank : 0);
+  }
+
+  /* One operand's part of a stage, the `share`-th ROWS rows of its tile (all of it when not
+   * SHARED): K-major, one box at smem + share·ROWS rows; MN-major, its 64×64 boxes. A SHARED
+   * part is multicast to every CTA of the cluster. */
+  template <bool KMAJOR, bool SHARED, int ROWS>
+  __device__ static void load_operand(uint32_t smem, const CUtensorMap *map, uint32_t full, int k0,
+                                      int outer0, int bat, int share) {
+    constexpr uint16_t kAll = (1 << kCluster) - 1;
+    if constexpr (KMAJOR) {
+      const uint32_t dst = smem + share * ROWS * TG_SM90_ROW_BYTES;
+      if constexpr (SHARED) thread_tma_load_3d_multicast(dst, map, full, k0, outer0 + share * ROWS, bat, kAll);
+      else thread_tma_load_3d(dst, map, full, k0, outer0, bat);
     } else {
+      constexpr int kBoxes = ROWS / TG_SM90_BOX;
 #pragma unroll
-      for (int j = 0; j < BM / TG_SM90_BOX; ++j)
-        thread_tma_load_3d(stage + j * TG_SM90_BOX_BYTES, map_a, full, m0 + j * TG_SM90_BOX, k0, bat_a);
-    }
-    const uint32_t sb = stage + kTileABytes;
-    if constexpr (B_KMAJOR) {
-      const uint32_t dst = sb + rank * kBShareRows * TG_SM90_ROW_BYTES;
-      if constexpr (CLUSTER_M == 1) thread_tma_load_3d(dst, map_b, full, k0, n0, bat_b);
-      else thread_tma_load_3d_multicast(dst, map_b, full, k0, n0 + rank * kBShareRows, bat_b, (1 << CLUSTER_M) - 1);
-    } else {
-      constexpr int kBoxes = BN / TG_SM90_BOX / CLUSTER_M;
-#pragma unroll
-      for (int j = rank * kBoxes; j < (rank + 1) * kBoxes; ++j) {
-        if constexpr (CLUSTER_M == 1)
-          thread_tma_load_3d(sb + j * TG_SM90_BOX_BYTES, map_b, full, n0 + j * TG_SM90_BOX, k0, bat_b);
+      for (int j = share * kBoxes; j < (share + 1) * kBoxes; ++j) {
+        if constexpr (SHARED)
+          thread_tma_load_3d_multicast(smem + j * TG_SM90_BOX_BYTES, map, full, outer0 + j * TG_SM90_BOX, k0, bat, kAll);
         else
-          thread_tma_load_3d_multicast(sb + j * TG_SM90_BOX_BYTES, map_b, full, n0 + j * TG_SM90_BOX, k0,
-                                       bat_b, (1 << CLUSTER_M) - 1);
+          thread_tma_load_3d(smem + j * TG_SM90_BOX_BYTES, map, full, outer0 + j * TG_SM90_BOX, k0, bat);
       }
     }
   }
@@ -324,7 +338,7 @@ struct Sm90Gemm {
     const uint32_t full = base + STAGES * kStageBytes + kStagingBytes; /* full[s]: tile s landed */
     const uint32_t empty = full + STAGES * 8;           /* empty[s]: tile s consumed */
     const int wg = threadIdx.x / TG_SM90_WARPGROUP;
-    const int rank = CLUSTER_M > 1 ? (int)thread_cluster_rank() : 0;
+    const int rank = kCluster > 1 ? (int)thread_cluster_rank() : 0;
 
     if (threadIdx.x == 0) {
       for (int s = 0; s < STAGES; ++s) {
@@ -333,13 +347,14 @@ struct Sm90Gemm {
       }
       thread_fence_barrier_init();
     }
-    if constexpr (CLUSTER_M > 1) block_cluster_sync(); /* partners' barriers exist */
+    if constexpr (kCluster > 1) block_cluster_sync(); /* partners' barriers exist */
     else __syncthreads();
 
     const int64_t m_tiles = (p.m + BM - 1) / BM, n_tiles = (p.n + BN - 1) / BN;
     const int64_t m_items = (m_tiles + CLUSTER_M - 1) / CLUSTER_M;
-    const int64_t items = m_items * n_tiles * p.batch;
-    const int64_t first = blockIdx.x / CLUSTER_M, step = gridDim.x / CLUSTER_M;
+    const int64_t n_items = (n_tiles + CLUSTER_N - 1) / CLUSTER_N;
+    const int64_t items = m_items * n_items * p.batch;
+    const int64_t first = blockIdx.x / kCluster, step = gridDim.x / kCluster;
     const int k_tiles = (int)((p.k + kBK - 1) / kBK);
     const bool narrow = items <= (int64_t)UINT32_MAX; /* 32-bit tile arithmetic suffices */
 
@@ -353,7 +368,7 @@ struct Sm90Gemm {
         WorkList work = work_list(sk, items, k_tiles, first, step, first, step);
         for (Unit u; work.next(u);) {
           int64_t bat, tm, tn;
-          tile_coords(u.item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
+          tile_coords(u.item, m_items, n_items, narrow, rank, &bat, &tm, &tn);
           for (int kt = u.kt_begin; kt < u.kt_end; ++kt, ++it) {
             const uint32_t s = it % STAGES, phase = (it / STAGES) & 1;
             thread_mbarrier_wait(empty + 8 * s, phase ^ 1);
@@ -379,7 +394,7 @@ struct Sm90Gemm {
       WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
       for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
-        tile_coords(u.item, m_items, n_tiles, narrow, rank, &bat, &tm, &tn);
+        tile_coords(u.item, m_items, n_items, narrow, rank, &bat, &tm, &tn);
         /* No zeroing: the unit's first wgmma overwrites the accumulators (accumulate = 0). */
         float acc[kRowBlocks][kAcc];
 
@@ -430,15 +445,15 @@ struct Sm90Gemm {
       if (lane == 0) thread_bulk_wait_group<0>();
     }
     /* No CTA leaves while a partner may still multicast into it or arrive on its barriers. */
-    if constexpr (CLUSTER_M > 1) block_cluster_sync();
+    if constexpr (kCluster > 1) block_cluster_sync();
   }
 
   __device__ static void release(uint32_t bar) {
-    if constexpr (CLUSTER_M == 1) {
+    if constexpr (kCluster == 1) {
       thread_mbarrier_arrive(bar);
     } else {
 #pragma unroll
-      for (int c = 0; c < CLUSTER_M; ++c) thread_mbarrier_arrive_cluster(bar, c);
+      for (int c = 0; c < kCluster; ++c) thread_mbarrier_arrive_cluster(bar, c);
     }
   }
 
@@ -452,7 +467,7 @@ struct Sm90Gemm {
                                   float (&acc)[kRowBlocks][kAcc], int64_t bat, int64_t tm,
                                   int64_t tn, int wg_rows0, int warp, int lane,
                                   unsigned char *staging, uint32_t &chunks) {
-    if (tm * BM >= p.m) return; /* the padding CTA of a cluster at the m edge */
+    if (tm * BM >= p.m || tn * BN >= p.n) return; /* the padding CTA of a cluster at an edge */
     if (sm90_tma_store_ok(p)) {
       const bool plain = !p.has_bias && p.act == TG_ACT_NONE;
 #define TG_SM90_EPILOGUE_TMA(dt, plain_) \

@@ -80,10 +80,12 @@ static inline bool sm90_capturing(cudaStream_t stream) {
   return status != cudaStreamCaptureStatusNone;
 }
 
-/* Work items (clusters' tile groups) of a BM×BN kernel with clusters of `cluster` CTAs. */
-static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cluster) {
-  const int64_t m_items = ((p->m + bm - 1) / bm + cluster - 1) / cluster;
-  return m_items * ((p->n + bn - 1) / bn) * p->batch;
+/* Work items (clusters' tile groups) of a BM×BN kernel with clusters of cm CTAs along m or cn
+ * along n. */
+static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, int cn) {
+  const int64_t m_items = ((p->m + bm - 1) / bm + cm - 1) / cm;
+  const int64_t n_items = ((p->n + bn - 1) / bn + cn - 1) / cn;
+  return m_items * n_items * p->batch;
 }
 
 /* Bytes of partial sums a stream-K launch needs: one BM×BN fp32 tile per CTA. */
@@ -94,8 +96,9 @@ static inline size_t sm90_stream_k_bytes(int64_t ctas, int bm, int bn) {
 /* A row's workspace: partial sums for stream-K when it may apply (with as many clusters as
  * the SMs hold; the launch re-decides with the clusters that fit and falls back to whole
  * tiles if the workspace is short). */
-static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cluster, int schedule) {
-  const int64_t items = sm90_items(p, bm, bn, cluster), clusters = p->sm_count / cluster;
+static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+  const int cluster = cm * cn;
+  const int64_t items = sm90_items(p, bm, bn, cm, cn), clusters = p->sm_count / cluster;
   const int64_t k_tiles = (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
   if (sm90_stream_k_first(items, clusters, k_tiles, schedule) == items) return 0;
   return sm90_stream_k_bytes(clusters * cluster, bm, bn);
@@ -110,14 +113,14 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   tg_status s;
   if (Kernel::kAKMajor)
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, bm);
+                       TG_SM90_BOX, bm / Kernel::kClusterN);
   else
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a,
                        TG_SM90_BOX, TG_SM90_BOX);
   if (s != TG_OK) return s;
   if (Kernel::kBKMajor)
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, bn / Kernel::kCluster);
+                       TG_SM90_BOX, bn / Kernel::kClusterM);
   else
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
                        TG_SM90_BOX, TG_SM90_BOX);
@@ -130,7 +133,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
                        Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type), Kernel::kWarpRows);
     if (s != TG_OK) return s;
   }
-  const int64_t items = sm90_items(p, bm, bn, Kernel::kCluster);
+  const int64_t items = sm90_items(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN);
   const int64_t k_tiles = (p->k + Kernel::kBK - 1) / Kernel::kBK;
   Sm90StreamK sk = {items, (float *)p->workspace};
   sk.first_item = sm90_stream_k_first(items, clusters, k_tiles,
@@ -158,35 +161,36 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
 }
 
 /* Operand orders: canonical A row-major and B column-major are K-major. */
-template <class E, int BM, int BN, int STAGES, int CLUSTER, int SCHEDULE, bool MN_MAJOR_OK>
+template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
   const bool ak = p->a_order == TG_ROW_MAJOR, bk = p->b_order == TG_COL_MAJOR;
-  if (ak && bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, true, CLUSTER, SCHEDULE> >(p, stream);
+  if (ak && bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, true, CM, CN, SCHEDULE> >(p, stream);
   if constexpr (MN_MAJOR_OK) {
-    if (ak) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, false, CLUSTER, SCHEDULE> >(p, stream);
-    if (bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, true, CLUSTER, SCHEDULE> >(p, stream);
-    return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, false, CLUSTER, SCHEDULE> >(p, stream);
+    if (ak) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, false, CM, CN, SCHEDULE> >(p, stream);
+    if (bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, true, CM, CN, SCHEDULE> >(p, stream);
+    return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, false, CM, CN, SCHEDULE> >(p, stream);
   }
   return TG_ERR_INTERNAL; /* the row accepts K-major operands only */
 }
 
-/* BM×BN is the tile of one consumer warpgroup in pingpong, of the CTA in cooperative. */
-template <int BM, int BN, int STAGES, int CLUSTER, int SCHEDULE, bool MN_MAJOR_OK>
+/* BM×BN is the tile of one consumer warpgroup in pingpong, of the CTA in cooperative; clusters
+ * of CM CTAs along m (sharing B) or CN along n (sharing A). */
+template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
   if (p->input == TG_IN_F16)
-    return sm90_launch_orders<Sm90F16, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);
+    return sm90_launch_orders<Sm90F16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
   if (p->input == TG_IN_BF16)
-    return sm90_launch_orders<Sm90BF16, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);
+    return sm90_launch_orders<Sm90BF16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
   return TG_ERR_INTERNAL;
 }
 
 /* A registry row's C entry points: its launcher and its workspace hook. */
-#define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK)              \
+#define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK)              \
   extern "C" tg_status tg_sm90_launch_##name(const tg_problem *p, cudaStream_t stream) {    \
-    return sm90_launch_16bit<BM, BN, STAGES, CLUSTER, SCHEDULE, MN_MAJOR_OK>(p, stream);     \
+    return sm90_launch_16bit<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);      \
   }                                                                                         \
   extern "C" size_t tg_sm90_workspace_##name(const tg_problem *p) {                        \
-    return sm90_workspace(p, BM, BN, CLUSTER, SCHEDULE);                                    \
+    return sm90_workspace(p, BM, BN, CM, CN, SCHEDULE);                                     \
   }
 
 #endif /* TG_SM90_LAUNCH_CUH */
