@@ -244,10 +244,18 @@ struct Sm90Gemm {
     return ((x + 1) * clusters - 1) / sk_iters;
   }
 
+  /* The stream-K iterations: the first one and how many. */
+  __device__ static int64_t sk_base(const Sm90StreamK &sk, int k_tiles) { return sk.first_item * k_tiles; }
+  __device__ static int64_t sk_count(const Sm90StreamK &sk, int64_t items, int k_tiles) {
+    return (items - sk.first_item) * k_tiles;
+  }
+  /* Partial-sum slot (and readiness flag) of consumer warpgroup cw of CTA `cta`. */
+  __device__ static int64_t sk_slot(int64_t cta, int cw) { return cta * TG_SM90_CONSUMERS + cw; }
+
   __device__ static WorkList work_list(const Sm90StreamK &sk, int64_t items, int k_tiles,
                                        int64_t cluster, int64_t clusters, int64_t dp, int64_t dp_step) {
     WorkList w;
-    const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
+    const int64_t base = sk_base(sk, k_tiles), sk_iters = sk_count(sk, items, k_tiles);
     w.iter = sk_iters ? base + sk_share_begin(cluster, clusters, sk_iters) : 0;
     w.iter_end = sk_iters ? base + sk_share_begin(cluster + 1, clusters, sk_iters) : 0;
     w.dp = dp;
@@ -262,7 +270,7 @@ struct Sm90Gemm {
    * first), so one slot per warpgroup suffices. */
   __device__ static void warpgroup_stream_k_publish(const tg_problem &p, const Sm90StreamK &sk,
                                           const float (&acc)[kRowBlocks][kAcc], int cw) {
-    const int64_t slot = (int64_t)blockIdx.x * TG_SM90_CONSUMERS + cw;
+    const int64_t slot = sk_slot(blockIdx.x, cw);
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
     float *dst = sk.partials + slot * kSlotFloats + tid;
 #pragma unroll
@@ -280,11 +288,11 @@ struct Sm90Gemm {
                                           float (&acc)[kRowBlocks][kAcc], int64_t item,
                                           int64_t items, int k_tiles, int64_t cluster,
                                           int64_t clusters, int rank, int cw) {
-    const int64_t base = sk.first_item * k_tiles, sk_iters = (items - sk.first_item) * k_tiles;
+    const int64_t base = sk_base(sk, k_tiles), sk_iters = sk_count(sk, items, k_tiles);
     const int64_t last = sk_owner((item + 1) * k_tiles - 1 - base, clusters, sk_iters);
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
     for (int64_t c = cluster + 1; c <= last; ++c) {
-      const int64_t slot = (c * kCluster + rank) * TG_SM90_CONSUMERS + cw;
+      const int64_t slot = sk_slot(c * kCluster + rank, cw);
       if (tid == 0) thread_flag_wait(p.sync_flags + slot, p.sync_epoch);
       block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
       const float *src = sk.partials + slot * kSlotFloats + tid;
