@@ -260,7 +260,9 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
     q.ldb = rb.ld;
     q.batch_stride_b = rb.batch_stride;
   }
-  if ((s = next_sync_epoch(h, fn, stream, &q)) != TG_OK) return s;
+  /* Flags only for rows that wait on them, and only when they asked for scratch (which the sm90
+   * rows do exactly when stream-K may apply): other launches neither allocate nor count. */
+  if (k->sync_flags && kernel_bytes && (s = next_sync_epoch(h, fn, stream, &q)) != TG_OK) return s;
   return after_launch(h, fn, name, k->launch(&q, stream));
 }
 
