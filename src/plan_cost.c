@@ -3,7 +3,8 @@
  * rows and families, used when the tuning cache has nothing for a problem.
  *
  *   cost = waves × tile_m × tile_n × (k / splits + tile overhead) × occupancy ÷ efficiency
- *          ÷ family speed + split-K partial sums + repacking, in multiply-add time units of one SM
+ *          ÷ family speed + split-K partial sums and reduction + repacking, in multiply-add time
+ *          units of one SM
  *
  * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
  *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
@@ -30,6 +31,12 @@
 #define TG_PARTIAL_BYTES 4.0
 /* Each byte of a partial sum or repacked operand is written once and read once. */
 #define TG_WRITE_AND_READ 2.0
+/* A split-K plan's second kernel (the reduction of the partial sums), whatever its size: a
+ * launch and a pass over the partials that cannot start before the GEMM ends, about 3 µs on
+ * the H100, where the cost unit is worth about 2.5 million (sm90_128x256x64 at 4096³: 554
+ * million in 218.5 µs, tuning run of 2026-11-22). Without it the heuristic took split-K rows
+ * for small squares that the reduction makes slower (512³ bf16: 12.7 µs against 9.8 µs). */
+#define TG_SPLIT_K_REDUCTION_COST (3.0 * 2.5e6)
 
 /* Throughput of a family on an architecture range relative to the fastest family there.
  * Families and architectures not listed run at 1.0. */
@@ -76,7 +83,8 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   /* Partial sums written and read back once per split, spread over all SMs. */
   if (splits > 1)
     cost += TG_WRITE_AND_READ * TG_PARTIAL_BYTES * splits * (double)(p->m * p->n * p->batch) *
-            TG_MACS_PER_BYTE / slots;
+                TG_MACS_PER_BYTE / slots +
+            TG_SPLIT_K_REDUCTION_COST;
   if (plan->repack_a)
     cost += TG_WRITE_AND_READ * (double)(p->m * p->k * p->batch) * tg_dtype_size(p->a_type) *
             TG_MACS_PER_BYTE / slots;
