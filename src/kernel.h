@@ -26,6 +26,11 @@ typedef size_t (*tg_workspace_fn)(const tg_problem *p);
 /** Optional: the split-K factor the row uses for a problem (NULL = never splits). */
 typedef int (*tg_splits_fn)(const tg_problem *p);
 
+/** Optional: how many waves of whole tiles the row's launch for p equals on p->sm_count SMs,
+ *  for rows that do not run one CTA per tile and wave (stream-K spreads the last waves over
+ *  all SMs). NULL = CTAs ÷ (SMs × occupancy), rounded up. */
+typedef double (*tg_waves_fn)(const tg_problem *p);
+
 /** Optional extra constraint beyond the row's data; returns 0 if it can serve p, else writes
  *  a reason ("needs k % 8 == 0") into why and returns a tg_status. */
 typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t why_len);
@@ -71,6 +76,7 @@ typedef struct tg_kernel {
   tg_launch_fn launch;
   tg_workspace_fn workspace;      /* may be NULL */
   tg_splits_fn splits;            /* may be NULL */
+  tg_waves_fn waves;              /* may be NULL */
   tg_extra_check_fn extra_check;  /* may be NULL */
 } tg_kernel;
 

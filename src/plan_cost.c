@@ -76,8 +76,8 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double tiles = ceil_div((double)p->m, tm) * ceil_div((double)p->n, tn);
   const double ctas = tiles * (double)p->batch * splits;
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
-  double waves = ceil_div(ctas, slots);
-  if (waves < 1) waves = 1;
+  double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);
+  if (waves <= 0) waves = 1;
   const double k_cost = (double)p->k / splits + k->tile_overhead_k;
   double cost = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
   /* Partial sums written and read back once per split, spread over all SMs. */

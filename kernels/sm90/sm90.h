@@ -13,16 +13,22 @@ extern "C" {
 
 tg_status tg_sm90_launch_128x256(const tg_problem *p, struct CUstream_st *stream);
 size_t tg_sm90_workspace_128x256(const tg_problem *p);
+double tg_sm90_waves_128x256(const tg_problem *p);
 tg_status tg_sm90_launch_128x256_c1(const tg_problem *p, struct CUstream_st *stream);
 size_t tg_sm90_workspace_128x256_c1(const tg_problem *p);
+double tg_sm90_waves_128x256_c1(const tg_problem *p);
 tg_status tg_sm90_launch_256x128(const tg_problem *p, struct CUstream_st *stream);
 size_t tg_sm90_workspace_256x128(const tg_problem *p);
+double tg_sm90_waves_256x128(const tg_problem *p);
 tg_status tg_sm90_launch_128x128(const tg_problem *p, struct CUstream_st *stream);
 size_t tg_sm90_workspace_128x128(const tg_problem *p);
+double tg_sm90_waves_128x128(const tg_problem *p);
 tg_status tg_sm90_launch_128x64(const tg_problem *p, struct CUstream_st *stream);
 size_t tg_sm90_workspace_128x64(const tg_problem *p);
+double tg_sm90_waves_128x64(const tg_problem *p);
 tg_status tg_sm90_launch_pp_128x128(const tg_problem *p, struct CUstream_st *stream);
 size_t tg_sm90_workspace_pp_128x128(const tg_problem *p);
+double tg_sm90_waves_pp_128x128(const tg_problem *p);
 
 /* TMA limits beyond the row's data: strides below 2^40 bytes. */
 tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len);

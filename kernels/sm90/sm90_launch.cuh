@@ -54,6 +54,8 @@ int sm90_max_clusters(int sm_count) {
 #define TG_SM90_STREAM_K_MAX_LAST_WAVE_PERCENT 40
 /* ... and each cluster's share holds at least this many k-tiles. */
 #define TG_SM90_STREAM_K_MIN_SHARE 4
+/* The speed of the stream-K part relative to whole tiles (above), for the planner. */
+#define TG_SM90_STREAM_K_SPEED 0.7
 
 /* First work item of the stream-K part of a cooperative launch over `clusters` clusters:
  * `items` (none) unless the last wave of whole items is mostly idle; then the last partial
@@ -102,6 +104,17 @@ static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cm,
   const int64_t k_tiles = (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
   if (sm90_stream_k_first(items, clusters, k_tiles, schedule) == items) return 0;
   return sm90_stream_k_bytes(clusters * cluster, bm, bn);
+}
+
+/* The planner's wave count (kernel.h's tg_waves_fn) on all of p's SMs: waves of whole items,
+ * a stream-K part (the last full wave and a partial one) counted at its speed. */
+static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+  const int64_t items = sm90_items(p, bm, bn, cm, cn), clusters = p->sm_count / (cm * cn);
+  if (clusters <= 0) return (double)items;
+  const int64_t k_tiles = (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
+  const int64_t first = sm90_stream_k_first(items, clusters, k_tiles, schedule);
+  if (first == items) return (double)((items + clusters - 1) / clusters);
+  return (double)(first / clusters) + (double)(items - first) / (double)clusters / TG_SM90_STREAM_K_SPEED;
 }
 
 template <class Kernel>
@@ -184,13 +197,16 @@ tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
   return TG_ERR_INTERNAL;
 }
 
-/* A registry row's C entry points: its launcher and its workspace hook. */
+/* A registry row's C entry points: its launcher, its workspace hook and its wave count. */
 #define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK)              \
   extern "C" tg_status tg_sm90_launch_##name(const tg_problem *p, cudaStream_t stream) {    \
     return sm90_launch_16bit<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);      \
   }                                                                                         \
   extern "C" size_t tg_sm90_workspace_##name(const tg_problem *p) {                        \
     return sm90_workspace(p, BM, BN, CM, CN, SCHEDULE);                                     \
+  }                                                                                         \
+  extern "C" double tg_sm90_waves_##name(const tg_problem *p) {                            \
+    return sm90_waves(p, BM, BN, CM, CN, SCHEDULE);                                         \
   }
 
 #endif /* TG_SM90_LAUNCH_CUH */

@@ -100,6 +100,32 @@ static void test_wave_quantization(void) {
   check_minimal(H100_SM, H100_SMS, &g);
 }
 
+/* The cooperative sm90 rows count their waves themselves: 3072³ in 128×256 tiles is 144 items of
+ * two tiles on 66 clusters, 2.18 waves; the last full wave and the partial one run stream-K at
+ * 0.7 of the speed of whole tiles, 1 + 78 / 66 / 0.7 = 2.69 waves instead of 3, and the row asks
+ * for the partial sums' workspace. 4096³ (a last wave 88% full) stays 4 whole waves. */
+static void test_stream_k_waves(void) {
+  const tg_kernel *k = tg_registry_find("sm90_128x256x64");
+  if (!k) return;
+  CHECK(k->waves != NULL && k->workspace != NULL);
+  if (!k->waves || !k->workspace) return;
+  const int64_t sizes[] = {3072, 4096};
+  const double expect[] = {1.0 + 78.0 / 66.0 / 0.7, 4.0};
+  for (int i = 0; i < 2; ++i) {
+    tg_gemm g;
+    tg_layout L;
+    tg_problem p;
+    request(&g, sizes[i], sizes[i], sizes[i], TG_BF16);
+    CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
+    tg_problem_build(&p, &g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
+                     (void *)(uintptr_t)4096, H100_SM, H100_SMS);
+    const double waves = k->waves(&p);
+    CHECK_MSG(waves > expect[i] - 1e-9 && waves < expect[i] + 1e-9, "%lld^3: %.4f waves, expected %.4f",
+              (long long)sizes[i], waves, expect[i]);
+    CHECK_MSG((k->workspace(&p) > 0) == (i == 0), "%lld^3: workspace %zu", (long long)sizes[i], k->workspace(&p));
+  }
+}
+
 /* Small M·N, long K: a few CTAs would each walk all of K; split-K rows spread K over the SMs. */
 static void test_split_k(void) {
   if (!have_family("sm80")) return;
@@ -170,6 +196,7 @@ int main(void) {
   test_family_speeds();
   test_large_squares();
   test_wave_quantization();
+  test_stream_k_waves();
   test_split_k();
   test_short_k();
   test_unaligned();
