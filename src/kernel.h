@@ -32,7 +32,8 @@ typedef int (*tg_splits_fn)(const tg_problem *p);
 typedef double (*tg_waves_fn)(const tg_problem *p);
 
 /** Optional extra constraint beyond the row's data; returns 0 if it can serve p, else writes
- *  a reason ("needs k % 8 == 0") into why and returns a tg_status. */
+ *  a reason ("needs k % 8 == 0") into why and returns a tg_status. why_len may be 0 (why NULL):
+ *  the planner asks without wanting the reason; snprintf writes nothing then. */
 typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t why_len);
 
 /* Masks for tg_kernel fields. */

@@ -49,8 +49,7 @@ tg_status tg_plan_for_kernel(const tg_kernel *k, const tg_problem *p, tg_plan *p
       r.b_order = (k->b_orders & TG_MASK(k_major_b())) ? k_major_b() : p->b_order;
     }
     tg_plan_apply(&r, &q);
-    char why2[256];
-    if ((r.repack_a || r.repack_b) && tg_kernel_can_serve(k, &q, why2, sizeof why2) == TG_OK) {
+    if ((r.repack_a || r.repack_b) && tg_kernel_can_serve(k, &q, NULL, 0) == TG_OK) {
       *plan = r;
       s = TG_OK;
     }
@@ -71,9 +70,8 @@ int tg_plan_tunable(const tg_kernel *k) {
 static int cache_accept(const tg_cache_entry *e, const tg_problem *p, void *ctx) {
   const tg_kernel *k = tg_registry_find(e->kernel);
   tg_plan plan;
-  char why[256];
   (void)ctx;
-  return k && tg_plan_tunable(k) && tg_plan_for_kernel(k, p, &plan, why, sizeof why) == TG_OK;
+  return k && tg_plan_tunable(k) && tg_plan_for_kernel(k, p, &plan, NULL, 0) == TG_OK;
 }
 
 tg_status tg_plan_choose(const tg_problem *p, const char *forced, const tg_tune_cache *cache,
@@ -93,13 +91,12 @@ tg_status tg_plan_choose(const tg_problem *p, const char *forced, const tg_tune_
     plan->tuned = 1;
     return TG_OK;
   }
-  char reason[256];
   double best_cost = 0.0;
   for (int i = 0, n = tg_registry_count(); i < n; ++i) {
     const tg_kernel *k = tg_registry_at(i);
     tg_plan candidate;
     if (!k->auto_pick) continue;
-    if (tg_plan_for_kernel(k, p, &candidate, reason, sizeof reason) != TG_OK) continue;
+    if (tg_plan_for_kernel(k, p, &candidate, NULL, 0) != TG_OK) continue; /* reason unused */
     const double cost = tg_plan_cost(&candidate, p);
     if (!plan->kernel || cost < best_cost || (cost == best_cost && k->rank > plan->kernel->rank)) {
       *plan = candidate;

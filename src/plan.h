@@ -21,7 +21,7 @@ typedef struct tg_plan {
 } tg_plan;
 
 /* TG_OK when row k can serve p, directly or after repacking A and/or B (rows with `repack`);
- * fills *plan. Otherwise the status and reason of the direct attempt. */
+ * fills *plan. Otherwise the status and reason of the direct attempt (none when why_len is 0). */
 tg_status tg_plan_for_kernel(const tg_kernel *k, const tg_problem *p, tg_plan *plan, char *why,
                              size_t why_len);
 

@@ -4,6 +4,7 @@
  */
 #include "registry.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,26 +52,37 @@ static const char *input_name(tg_input_class c) {
 
 static const char *order_name(tg_order o) { return o == TG_ROW_MAJOR ? "row" : "col"; }
 
+/* Writes the reason a row cannot serve a problem, unless the caller wants none (n == 0): the
+ * planner tries every row on every call and discards the rejected rows' reasons, and
+ * formatting them was a third of its time. */
+static void reason(char *why, size_t n, const char *fmt, ...) {
+  if (n == 0) return;
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(why, n, fmt, args);
+  va_end(args);
+}
+
 tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why, size_t n) {
   if (p->sm < k->sm_min || p->sm > k->sm_max) {
-    snprintf(why, n, "kernel '%s' runs on sm_%d..sm_%d; this device is sm_%d", k->name, k->sm_min,
+    reason(why, n, "kernel '%s' runs on sm_%d..sm_%d; this device is sm_%d", k->name, k->sm_min,
              k->sm_max, p->sm);
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!(k->inputs & TG_MASK(p->input))) {
-    snprintf(why, n, "kernel '%s' does not take %s inputs", k->name, input_name(p->input));
+    reason(why, n, "kernel '%s' does not take %s inputs", k->name, input_name(p->input));
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!(k->outputs & TG_MASK(p->d_type))) {
-    snprintf(why, n, "kernel '%s' does not write d_type %s", k->name, tg_dtype_name(p->d_type));
+    reason(why, n, "kernel '%s' does not write d_type %s", k->name, tg_dtype_name(p->d_type));
     return TG_ERR_NOT_SUPPORTED;
   }
   if (k->c_same_as_d && p->read_c && p->c_type != p->d_type) {
-    snprintf(why, n, "kernel '%s' needs c_type == d_type when beta != 0", k->name);
+    reason(why, n, "kernel '%s' needs c_type == d_type when beta != 0", k->name);
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!(k->a_orders & TG_MASK(p->a_order)) || !(k->b_orders & TG_MASK(p->b_order))) {
-    snprintf(why, n,
+    reason(why, n,
              "kernel '%s' does not take this layout (as computed: A %s-major, B %s-major, D "
              "row-major%s)",
              k->name, order_name(p->a_order), order_name(p->b_order),
@@ -78,18 +90,18 @@ tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why
     return TG_ERR_NOT_SUPPORTED;
   }
   if (p->m > TG_MAX_DIM || p->n > TG_MAX_DIM || p->k > TG_MAX_DIM || p->batch > TG_MAX_DIM) {
-    snprintf(why, n, "kernel '%s' takes m, n, k and batch up to 2^31 - 2^16", k->name);
+    reason(why, n, "kernel '%s' takes m, n, k and batch up to 2^31 - 2^16", k->name);
     return TG_ERR_NOT_SUPPORTED;
   }
   if (p->align_a < k->align_ab || p->align_b < k->align_ab) {
-    snprintf(why, n,
+    reason(why, n,
              "kernel '%s' needs A and B pointers, leading dimensions and batch strides aligned "
              "to %d bytes (they are %d and %d)",
              k->name, k->align_ab, p->align_a, p->align_b);
     return TG_ERR_MISALIGNED;
   }
   if ((p->read_c && p->align_c < k->align_cd) || p->align_d < k->align_cd) {
-    snprintf(why, n,
+    reason(why, n,
              "kernel '%s' needs C and D pointers, leading dimensions and batch strides aligned "
              "to %d bytes (they are %d and %d)",
              k->name, k->align_cd, p->read_c ? p->align_c : 16, p->align_d);

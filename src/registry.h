@@ -21,7 +21,8 @@ const tg_kernel *tg_registry_at(int i);
 /* The row with this name, or NULL. */
 const tg_kernel *tg_registry_find(const char *name);
 
-/* TG_OK when row k can serve p; otherwise NOT_SUPPORTED or MISALIGNED and a reason in why. */
+/* TG_OK when row k can serve p; otherwise NOT_SUPPORTED or MISALIGNED and a reason in why
+ * (none when why_len is 0, why may then be NULL). */
 tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why, size_t why_len);
 
 #endif /* TG_REGISTRY_H */
