@@ -134,8 +134,10 @@ static tg_status choose(tg_handle *h, const char *fn, const tg_gemm *g, const tg
   char why[256];
   memset(plan, 0, sizeof *plan);
   if (p->k == 0) return TG_OK;
+  if (tg_plan_memo_find(&h->memo, p, g->kernel, h->cache.generation, plan)) return TG_OK;
   tg_status s = tg_plan_choose(p, g->kernel, &h->cache, plan, why, sizeof why);
   if (s != TG_OK) return tg_fail(h, s, "%s: %s", fn, why);
+  tg_plan_memo_store(&h->memo, p, g->kernel, h->cache.generation, plan);
   return TG_OK;
 }
 

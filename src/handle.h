@@ -5,6 +5,7 @@
 #define TG_HANDLE_H
 
 #include <stddef.h>
+#include "plan_memo.h"
 #include "tilegemm.h"
 #include "tune_cache.h"
 
@@ -20,6 +21,7 @@ struct tg_handle {
   unsigned sync_epoch;         /* launches so far (mod 2^32, skipping 0): the next epoch */
   const char *last_kernel;     /* static string from the registry, or "" */
   tg_tune_cache cache;         /* the planner's memory of tg_tune (tune_cache.h) */
+  tg_plan_memo memo;           /* the last few plans (plan_memo.h) */
   char error[TG_MESSAGE_BYTES];
 };
 

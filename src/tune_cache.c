@@ -24,6 +24,7 @@ void tg_cache_clear(tg_tune_cache *c) {
   c->count = c->capacity = 0;
   c->warnings[0] = '\0';
   c->warning_count = 0;
+  ++c->generation;
 }
 
 tg_cache_key tg_cache_key_of(const tg_problem *p) {
@@ -68,6 +69,7 @@ static int same_shape(const tg_cache_entry *a, const tg_cache_entry *b) {
 }
 
 int tg_cache_put(tg_tune_cache *c, const tg_cache_entry *e) {
+  ++c->generation; /* counted even when the entry turns out unchanged or out of memory */
   for (int i = 0; i < c->count; ++i) {
     tg_cache_entry *x = &c->entries[i];
     if (tg_cache_same_device(&x->device, &e->device) && tg_cache_same_key(&x->key, &e->key) &&

@@ -56,6 +56,8 @@ typedef struct tg_tune_cache {
   int count, capacity;
   char warnings[TG_CACHE_WARNING_BYTES];  /* one line per ignored line of the last load */
   int warning_count;
+  unsigned generation;        /* counts changes to the entries (plans remembered before a change
+                                 are not used after it: plan_memo.h) */
 } tg_tune_cache;
 
 /* An empty cache for `device`. */
