@@ -90,6 +90,21 @@ static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, in
   return m_items * n_items * p->batch;
 }
 
+/* k-tiles of every item. */
+static inline int64_t sm90_k_tiles(const tg_problem *p) { return (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX; }
+
+/* A launch on all of p's SMs: its items, its clusters, and its first stream-K item. */
+struct Sm90Split {
+  int64_t items, clusters, first;
+};
+static inline Sm90Split sm90_split_on_sms(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+  Sm90Split s;
+  s.items = sm90_items(p, bm, bn, cm, cn);
+  s.clusters = p->sm_count / (cm * cn);
+  s.first = sm90_stream_k_first(s.items, s.clusters, sm90_k_tiles(p), schedule);
+  return s;
+}
+
 /* Bytes of partial sums a stream-K launch needs: one BM×BN fp32 tile per CTA. */
 static inline size_t sm90_stream_k_bytes(int64_t ctas, int bm, int bn) {
   return (size_t)ctas * (size_t)bm * (size_t)bn * sizeof(float);
@@ -99,22 +114,19 @@ static inline size_t sm90_stream_k_bytes(int64_t ctas, int bm, int bn) {
  * the SMs hold; the launch re-decides with the clusters that fit and falls back to whole
  * tiles if the workspace is short). */
 static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
-  const int cluster = cm * cn;
-  const int64_t items = sm90_items(p, bm, bn, cm, cn), clusters = p->sm_count / cluster;
-  const int64_t k_tiles = (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
-  if (sm90_stream_k_first(items, clusters, k_tiles, schedule) == items) return 0;
-  return sm90_stream_k_bytes(clusters * cluster, bm, bn);
+  const Sm90Split s = sm90_split_on_sms(p, bm, bn, cm, cn, schedule);
+  return s.first == s.items ? 0 : sm90_stream_k_bytes(s.clusters * cm * cn, bm, bn);
 }
 
-/* The planner's wave count (kernel.h's tg_waves_fn) on all of p's SMs: waves of whole items,
- * a stream-K part (the last full wave and a partial one) counted at its speed. */
+/* The planner's wave count (kernel.h's tg_waves_fn) on all of p's SMs: waves of whole items
+ * (a pingpong cluster has one in flight per consumer warpgroup), a stream-K part (the last full
+ * wave and a partial one) counted at its speed. */
 static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
-  const int64_t items = sm90_items(p, bm, bn, cm, cn), clusters = p->sm_count / (cm * cn);
-  if (clusters <= 0) return (double)items;
-  const int64_t k_tiles = (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
-  const int64_t first = sm90_stream_k_first(items, clusters, k_tiles, schedule);
-  if (first == items) return (double)((items + clusters - 1) / clusters);
-  return (double)(first / clusters) + (double)(items - first) / (double)clusters / TG_SM90_STREAM_K_SPEED;
+  const Sm90Split s = sm90_split_on_sms(p, bm, bn, cm, cn, schedule);
+  if (s.clusters <= 0) return (double)s.items;
+  const int64_t slots = s.clusters * (schedule == TG_SM90_PINGPONG ? TG_SM90_CONSUMERS : 1);
+  if (s.first == s.items) return (double)((s.items + slots - 1) / slots);
+  return (double)(s.first / s.clusters) + (double)(s.items - s.first) / (double)s.clusters / TG_SM90_STREAM_K_SPEED;
 }
 
 template <class Kernel>
@@ -147,7 +159,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     if (s != TG_OK) return s;
   }
   const int64_t items = sm90_items(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN);
-  const int64_t k_tiles = (p->k + Kernel::kBK - 1) / Kernel::kBK;
+  const int64_t k_tiles = sm90_k_tiles(p);
   Sm90StreamK sk = {items, (float *)p->workspace};
   sk.first_item = sm90_stream_k_first(items, clusters, k_tiles,
                                       Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);

@@ -60,7 +60,7 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
     .occupancy = tiles_per_sm,                                                              \
     .efficiency = eff, .tile_overhead_k = overhead_k, .sync_flags = sync,                   \
     .launch = tg_sm90_launch_##fn,                                                          \
-    .workspace = tg_sm90_workspace_##fn, .waves = sync ? tg_sm90_waves_##fn : NULL,         \
+    .workspace = tg_sm90_workspace_##fn, .waves = tg_sm90_waves_##fn,                       \
     .extra_check = tg_sm90_check,                                                           \
   }
 

@@ -46,15 +46,21 @@ static const tg_kernel *pick(tg_handle *h, const tg_gemm *g) {
 
 static int area(const tg_kernel *k) { return k ? k->tile_m * k->tile_n : 0; }
 
+/* The canonical problem of g on a device of compute capability sm with sms SMs, with aligned
+ * stand-in operand addresses. */
+static void build(const tg_gemm *g, int sm, int sms, tg_problem *p) {
+  tg_layout L;
+  CHECK(tg_validate_gemm(NULL, "test", g, &L) == TG_OK);
+  tg_problem_build(p, g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
+                   (void *)(uintptr_t)4096, sm, sms);
+}
+
 /* The chosen plan has the lowest cost of every auto-pickable row that can serve. */
 static void check_minimal(int sm, int sms, const tg_gemm *g) {
-  tg_layout L;
   tg_problem p;
   tg_plan chosen, other;
   char why[256];
-  CHECK(tg_validate_gemm(NULL, "test", g, &L) == TG_OK);
-  tg_problem_build(&p, g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
-                   (void *)(uintptr_t)4096, sm, sms);
+  build(g, sm, sms, &p);
   CHECK(tg_plan_choose(&p, NULL, NULL, &chosen, why, sizeof why) == TG_OK);
   const double best = tg_plan_cost(&chosen, &p);
   for (int i = 0; i < tg_registry_count(); ++i) {
@@ -113,12 +119,9 @@ static void test_stream_k_waves(void) {
   const double expect[] = {1.0 + 78.0 / 66.0 / 0.7, 4.0};
   for (int i = 0; i < 2; ++i) {
     tg_gemm g;
-    tg_layout L;
     tg_problem p;
     request(&g, sizes[i], sizes[i], sizes[i], TG_BF16);
-    CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
-    tg_problem_build(&p, &g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
-                     (void *)(uintptr_t)4096, H100_SM, H100_SMS);
+    build(&g, H100_SM, H100_SMS, &p);
     const double waves = k->waves(&p);
     CHECK_MSG(waves > expect[i] - 1e-9 && waves < expect[i] + 1e-9, "%lld^3: %.4f waves, expected %.4f",
               (long long)sizes[i], waves, expect[i]);
@@ -135,13 +138,10 @@ static void test_split_k(void) {
   CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_90 128x128x65536: %s", k ? k->name : "-");
   k = pick(g_h80, &g);
   CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_80 128x128x65536: %s", k ? k->name : "-");
-  tg_layout L;
   tg_problem p;
   tg_plan plan;
   char why[256];
-  CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
-  tg_problem_build(&p, &g, &L, (void *)(uintptr_t)4096, (void *)(uintptr_t)4096, NULL,
-                   (void *)(uintptr_t)4096, H100_SM, H100_SMS);
+  build(&g, H100_SM, H100_SMS, &p);
   CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK && plan.splits > 1);
   check_minimal(H100_SM, H100_SMS, &g);
   /* A large square never splits. */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "options.h" /* tg_parse_dtype, the CLI's type names (tune writes them) */
 #include "registry.h"
 #include "tilegemm.h"
 
@@ -59,14 +60,6 @@ static int column(char **header, int n, const char *name) {
   return -1;
 }
 
-static tg_dtype dtype_named(const char *s) {
-  if (strcmp(s, "f16") == 0) return TG_F16;
-  if (strcmp(s, "bf16") == 0) return TG_BF16;
-  if (strcmp(s, "f32") == 0) return TG_F32;
-  if (strcmp(s, "s8") == 0) return TG_S8;
-  return TG_BF16;
-}
-
 /* Reads one tuning CSV into runs[]; returns the new count. */
 static int read_runs(const char *path, shape_run *runs, int count, int max_runs) {
   FILE *f = fopen(path, "r");
@@ -90,6 +83,11 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
   while (fgets(line, sizeof line, f)) {
     const int nf = split(line, fields);
     if (nf < nh || strcmp(fields[cs], "ok") != 0 || atof(fields[cus]) <= 0) continue;
+    tg_dtype t;
+    if (tg_parse_dtype(fields[ct], &t) != 0) {
+      CHECK_MSG(0, "%s: unknown type '%s'", path, fields[ct]);
+      continue;
+    }
     char key[256];
     snprintf(key, sizeof key, "%sx%sx%sx%s %s %s%s%s", fields[cm], fields[cn], fields[ck], fields[cb],
              fields[ct], fields[ca], fields[cbm], fields[cc]);
@@ -100,7 +98,6 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
       shape_run *s = &runs[count++];
       memset(s, 0, sizeof *s);
       snprintf(s->key, sizeof s->key, "%s", key);
-      const tg_dtype t = dtype_named(fields[ct]);
       tg_gemm_init(&s->g, atoll(fields[cm]), atoll(fields[cn]), atoll(fields[ck]), t, t == TG_S8 ? TG_S32 : t);
       s->g.batch = atoll(fields[cb]);
       s->g.a_order = strcmp(fields[ca], "k") == 0 ? TG_ROW_MAJOR : TG_COL_MAJOR;
