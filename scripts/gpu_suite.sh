@@ -80,7 +80,11 @@ if has bench; then
 fi
 
 # $OUT returns at most 8 files: keep the logs in one archive.
-(cd "$OUT" && tar czf logs.tar.gz --remove-files ./*.log ./*.txt 2>/dev/null)
+# One archive per call, named by its stages (and numbered), so that no call overwrites another's.
+tag=$(IFS=-; echo "${stages[*]}")
+n=1
+while [ -e "$OUT/logs-$tag-$n.tar.gz" ]; do n=$((n + 1)); done
+(cd "$OUT" && tar czf "logs-$tag-$n.tar.gz" --remove-files ./*.log ./*.txt 2>/dev/null)
 echo
 echo "================ summary ================"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader
