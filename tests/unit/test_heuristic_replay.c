@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "options.h" /* tg_parse_dtype, the CLI's type names (tune writes them) */
+#include "options.h" /* tg_parse_dtype, tg_parse_major: the CLI's names (tune writes them) */
 #include "registry.h"
 #include "tilegemm.h"
 
@@ -84,8 +84,10 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
     const int nf = split(line, fields);
     if (nf < nh || strcmp(fields[cs], "ok") != 0 || atof(fields[cus]) <= 0) continue;
     tg_dtype t;
-    if (tg_parse_dtype(fields[ct], &t) != 0) {
-      CHECK_MSG(0, "%s: unknown type '%s'", path, fields[ct]);
+    tg_order ao, bo, co;
+    if (tg_parse_dtype(fields[ct], &t) != 0 || tg_parse_major('a', fields[ca], &ao) != 0 ||
+        tg_parse_major('b', fields[cbm], &bo) != 0 || tg_parse_major('c', fields[cc], &co) != 0) {
+      CHECK_MSG(0, "%s: unknown type or major in '%s %s%s%s'", path, fields[ct], fields[ca], fields[cbm], fields[cc]);
       continue;
     }
     char key[256];
@@ -100,9 +102,9 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
       snprintf(s->key, sizeof s->key, "%s", key);
       tg_gemm_init(&s->g, atoll(fields[cm]), atoll(fields[cn]), atoll(fields[ck]), t, t == TG_S8 ? TG_S32 : t);
       s->g.batch = atoll(fields[cb]);
-      s->g.a_order = strcmp(fields[ca], "k") == 0 ? TG_ROW_MAJOR : TG_COL_MAJOR;
-      s->g.b_order = strcmp(fields[cbm], "k") == 0 ? TG_COL_MAJOR : TG_ROW_MAJOR;
-      s->g.c_order = strcmp(fields[cc], "n") == 0 ? TG_ROW_MAJOR : TG_COL_MAJOR;
+      s->g.a_order = ao;
+      s->g.b_order = bo;
+      s->g.c_order = co;
     }
     shape_run *s = &runs[r];
     if (s->count < MAX_CANDIDATES) {

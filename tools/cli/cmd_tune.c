@@ -90,8 +90,8 @@ static void csv_rows(FILE *f, const tg_report_context *ctx, const tg_gemm *g, co
     const tg_tune_candidate *c = &r->candidates[i];
     fprintf(f, "%s,%s,%s,%lld,%lld,%lld,%lld,%s,%c,%c,%c,%s,%s,%.3f,%.3f,%.6g,%d,%d\n", ctx->date,
             ctx->device, ctx->cuda, (long long)g->m, (long long)g->n, (long long)g->k,
-            (long long)g->batch, row->type, g->a_order == TG_ROW_MAJOR ? 'k' : 'm',
-            g->b_order == TG_ROW_MAJOR ? 'n' : 'k', g->c_order == TG_ROW_MAJOR ? 'n' : 'm', c->kernel,
+            (long long)g->batch, row->type, tg_major_letter('a', g->a_order),
+            tg_major_letter('b', g->b_order), tg_major_letter('c', g->c_order), c->kernel,
             c->status == TG_OK ? "ok" : tg_status_string(c->status), c->us, tflops(row->flops, c->us),
             c->estimate, strcmp(c->kernel, r->heuristic_kernel) == 0, c->kernel == r->kernel);
   }

@@ -23,6 +23,24 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
   return -1;
 }
 
+/* The --X-major letters of A, B and C/D: row-major, then column-major. */
+static const struct { char operand, row, col; } k_major_letters[] = {{'a', 'k', 'm'}, {'b', 'n', 'k'}, {'c', 'n', 'm'}};
+
+char tg_major_letter(char operand, tg_order order) {
+  for (size_t i = 0; i < sizeof k_major_letters / sizeof k_major_letters[0]; ++i)
+    if (k_major_letters[i].operand == operand)
+      return order == TG_ROW_MAJOR ? k_major_letters[i].row : k_major_letters[i].col;
+  return '?';
+}
+
+int tg_parse_major(char operand, const char *s, tg_order *out) {
+  if (!s[0] || s[1]) return -1;
+  if (s[0] == tg_major_letter(operand, TG_ROW_MAJOR)) *out = TG_ROW_MAJOR;
+  else if (s[0] == tg_major_letter(operand, TG_COL_MAJOR)) *out = TG_COL_MAJOR;
+  else return -1;
+  return 0;
+}
+
 int tg_parse_dtype(const char *s, tg_dtype *out) {
   static const struct { const char *name; tg_dtype t; } names[] = {
       {"f32", TG_F32},     {"fp32", TG_F32},     {"float32", TG_F32},   {"f16", TG_F16},
@@ -174,21 +192,13 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
       else if (strcasecmp(v, "s32") == 0 || strcasecmp(v, "int32") == 0) o->g.compute = TG_COMPUTE_S32;
       else return fail(err, n, "option --acc-dtype: unknown value '%s' (f32 tf32 s32)", v);
       have_acc = 1;
-    } else if (OPT("--a-major", 1)) {
+    } else if (OPT("--a-major", 1) || OPT("--b-major", 1) || OPT("--c-major", 1)) {
       MISSING();
-      if (strcmp(v, "k") == 0) o->g.a_order = TG_ROW_MAJOR;
-      else if (strcmp(v, "m") == 0) o->g.a_order = TG_COL_MAJOR;
-      else return fail(err, n, "option --a-major: expected k or m, got '%s'", v);
-    } else if (OPT("--b-major", 1)) {
-      MISSING();
-      if (strcmp(v, "n") == 0) o->g.b_order = TG_ROW_MAJOR;
-      else if (strcmp(v, "k") == 0) o->g.b_order = TG_COL_MAJOR;
-      else return fail(err, n, "option --b-major: expected k or n, got '%s'", v);
-    } else if (OPT("--c-major", 1)) {
-      MISSING();
-      if (strcmp(v, "n") == 0) o->g.c_order = TG_ROW_MAJOR;
-      else if (strcmp(v, "m") == 0) o->g.c_order = TG_COL_MAJOR;
-      else return fail(err, n, "option --c-major: expected n or m, got '%s'", v);
+      const char operand = opt[2];
+      tg_order *order = operand == 'a' ? &o->g.a_order : operand == 'b' ? &o->g.b_order : &o->g.c_order;
+      if (tg_parse_major(operand, v, order) != 0)
+        return fail(err, n, "option %s: expected %c or %c, got '%s'", opt, tg_major_letter(operand, TG_ROW_MAJOR),
+                    tg_major_letter(operand, TG_COL_MAJOR), v);
     } else if (OPT("--lda", 1) || OPT("--ldb", 1) || OPT("--ldc", 1) || OPT("--ldd", 1)) {
       MISSING();
       int64_t x;

@@ -41,9 +41,14 @@ int tg_cli_match(const char *name, int takes_value, int argc, char **argv, int *
 int tg_parse_dtype(const char *s, tg_dtype *out);
 int tg_parse_epilogue(const char *s, tg_epilogue *out);
 int tg_parse_int64_list(const char *s, int64_t *vals, int min_count, int max_count, int *count);
+/* The order of operand `operand` ('a', 'b' or 'c') for its --X-major letter, as the CuTe DSL
+ * examples name them: A k (row-major) or m, B k (column-major) or n, C/D n (row-major) or m. */
+int tg_parse_major(char operand, const char *s, tg_order *out);
 
 /* Names for printing. */
 const char *tg_epilogue_name(tg_epilogue e);
 const char *tg_compute_name(tg_compute c);
+/* The --X-major letter of operand `operand` stored in `order` (the inverse of tg_parse_major). */
+char tg_major_letter(char operand, tg_order order);
 
 #endif /* TG_CLI_OPTIONS_H */

@@ -26,9 +26,9 @@ void tg_report_context_read(tg_report_context *c) {
   strftime(c->date, sizeof c->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static char major_a(const tg_gemm *g) { return g->a_order == TG_ROW_MAJOR ? 'k' : 'm'; }
-static char major_b(const tg_gemm *g) { return g->b_order == TG_ROW_MAJOR ? 'n' : 'k'; }
-static char major_c(const tg_gemm *g) { return g->c_order == TG_ROW_MAJOR ? 'n' : 'm'; }
+static char major_a(const tg_gemm *g) { return tg_major_letter('a', g->a_order); }
+static char major_b(const tg_gemm *g) { return tg_major_letter('b', g->b_order); }
+static char major_c(const tg_gemm *g) { return tg_major_letter('c', g->c_order); }
 
 void tg_report_problem(char *buf, size_t n, const tg_gemm *g) {
   snprintf(buf, n,
