@@ -129,7 +129,9 @@ struct Sm90Gemm {
   static constexpr int kStageBytes = kTileABytes + kTileBBytes;
   static constexpr int kBarrierBytes = 2 * STAGES * 8;
   /* Epilogue staging: each consumer warp owns two buffers of 16 rows × 128 bytes (one 128-byte
-   * swizzle atom pair), so it fills one while the copy engine stores the other. */
+   * swizzle atom pair): it fills both and hands them to the copy engine together (one fence for
+   * two chunks), or, with an odd number of chunks per tile row, fills one while the copy engine
+   * stores the other. */
   static constexpr int kWarpRows = 16;
   static constexpr int kStagingRowBytes = TG_SM90_ROW_BYTES;
   static constexpr int kStagingBufferBytes = kWarpRows * kStagingRowBytes;
@@ -544,13 +546,16 @@ struct Sm90Gemm {
     }
   }
 
-  /* Inline epilogue with TMA stores, one 128-byte column chunk (16 rows) at a time: the warp
-   * rounds its accumulators to D's type DT into a staging buffer laid out in the 128-byte
+  /* Inline epilogue with TMA stores, one 128-byte column chunk (16 rows) per staging buffer:
+   * the warp rounds its accumulators to D's type DT into the buffers, laid out in the 128-byte
    * swizzle (16-byte unit u of row r at u ^ (r mod 8): free of bank conflicts), and one lane
-   * hands the buffer to the copy engine. The warp goes on at once, to the next chunk in the
-   * other buffer, then to the next tile's mainloop, while the stores drain (a buffer is only
-   * rewritten once the copy engine has read it). The copy engine clips the box at the matrix
-   * edges, so edge tiles take this path too.
+   * hands them to the copy engine. Where a tile row holds an even number of chunks, the warp
+   * fills both buffers before one fence and one bulk group of two stores (H100, 8192×8192×1024:
+   * 0.988 → 0.998× cuBLAS bf16, 0.949 → 0.957× f16; 4096³ and 4096×14336×4096 unchanged),
+   * and waits for both to be read before it refills them; otherwise it fills one buffer while
+   * the copy engine reads the other. The warp goes on to the next tile's mainloop while the
+   * stores drain. The copy engine clips the box at the matrix edges, so edge tiles take this
+   * path too.
    * This code runs once per tile and is fetched afresh each time, so its length is its cost
    * (H100, 8192×8192×1024 bf16: a branchy per-pair write pass held the kernel at 518 TFLOP/s,
    * the branch-free one below runs 641). Hence: alpha is applied in one pass only when it is
@@ -567,6 +572,8 @@ struct Sm90Gemm {
     constexpr int kUnitsPerRow = kStagingRowBytes / kUnit; /* 8 */
     constexpr int kBlocksPerChunk = kChunkCols / 8;        /* 8-column accumulator blocks j */
     static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
+    /* Chunks per fence and bulk group: all the buffers when a tile row fills them evenly. */
+    constexpr int kGroup = (BN / kChunkCols) % kStagingBuffers == 0 ? kStagingBuffers : 1;
     if (p.alpha_f != 1.0f) {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
@@ -583,10 +590,12 @@ struct Sm90Gemm {
 #pragma unroll
       for (int c = 0; c < BN / kChunkCols; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
-        const uint32_t buffer = (chunks % kStagingBuffers) * kStagingBufferBytes;
-        /* The store that last read this buffer is done with it. */
-        if (lane == 0) thread_bulk_wait_group_read<kStagingBuffers - 1>();
-        __syncwarp();
+        const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kStagingBufferBytes;
+        if (c % kGroup == 0) {
+          /* The stores that last read the group's buffers are done with them. */
+          if (lane == 0) thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
+          __syncwarp();
+        }
         if constexpr (ES == 2) {
 #pragma unroll
           for (int jj = 0; jj < kBlocksPerChunk; jj += 2) {
@@ -616,10 +625,15 @@ struct Sm90Gemm {
             }
           }
         }
+        if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
         thread_fence_proxy_async_shared();
         __syncwarp();
         if (lane == 0) {
-          thread_tma_store_3d(map_d, staging_smem + buffer, col0, row0, (int)bat);
+          /* Buffer q holds chunk c - (kGroup - 1) + q (just `buffer` when kGroup is 1). */
+#pragma unroll
+          for (int q = 0; q < kGroup; ++q)
+            thread_tma_store_3d(map_d, staging_smem + buffer - (kGroup - 1 - q) * kStagingBufferBytes,
+                                col0 - (kGroup - 1 - q) * kChunkCols, row0, (int)bat);
           thread_bulk_commit_group();
         }
       }
