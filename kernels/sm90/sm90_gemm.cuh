@@ -591,6 +591,8 @@ struct Sm90Gemm {
       for (int c = 0; c < BN / kChunkCols; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
         const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kStagingBufferBytes;
+        float bias[kBlocksPerChunk][2]; /* issued before the wait below, to overlap it */
+        thread_load_bias_pairs<DT, PLAIN>(p, col0 + 2 * t, bias);
         if (c % kGroup == 0) {
           /* The stores that last read the group's buffers are done with them. */
           if (lane == 0) thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
@@ -604,7 +606,7 @@ struct Sm90Gemm {
             for (int m = 0; m < 4; ++m) {
               const int j = c * kBlocksPerChunk + jj + m / 2, i = m % 2;
               float v0 = acc[rb][4 * j + 2 * i], v1 = acc[rb][4 * j + 2 * i + 1];
-              thread_epilogue_pair_finish<DT, PLAIN>(p, col0 + 8 * (jj + m / 2) + 2 * t, v0, v1);
+              thread_epilogue_pair_finish<PLAIN>(p, bias[jj + m / 2], v0, v1);
               x[m] = thread_pack2_16bit<DT>(v0, v1);
             }
             const uint32_t unit = (jj + sm_unit) ^ (sm_row % kUnitsPerRow);
@@ -618,7 +620,7 @@ struct Sm90Gemm {
             for (int i = 0; i < 2; ++i) {
               const int r = g + 8 * i;
               float v0 = acc[rb][4 * j + 2 * i], v1 = acc[rb][4 * j + 2 * i + 1];
-              thread_epilogue_pair_finish<DT, PLAIN>(p, col0 + 8 * jj + 2 * t, v0, v1);
+              thread_epilogue_pair_finish<PLAIN>(p, bias[jj], v0, v1);
               *(float2 *)(staging + buffer + r * kStagingRowBytes +
                           (((byte / kUnit) ^ (r % kUnitsPerRow)) * kUnit) + byte % kUnit) =
                   make_float2(v0, v1);
