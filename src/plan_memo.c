@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-void tg_plan_memo_clear(tg_plan_memo *m) { memset(m, 0, sizeof *m); }
-
 /* The key of p: p itself (tg_problem_build zeroes it first, padding included, so keys compare
  * bytewise) without the fields planning never reads. */
 static void key_of(const tg_problem *p, tg_problem *key) {

@@ -27,13 +27,11 @@ typedef struct tg_plan_memo_entry {
   tg_plan plan;
 } tg_plan_memo_entry;
 
+/* All zero bytes is the empty memo (the handle is calloc'ed). */
 typedef struct tg_plan_memo {
   tg_plan_memo_entry entries[TG_PLAN_MEMO_ENTRIES];
   int next;                              /* the entry the next store replaces */
 } tg_plan_memo;
-
-/* Forgets every plan. */
-void tg_plan_memo_clear(tg_plan_memo *m);
 
 /* 1 and *plan when the plan of p (built by tg_problem_build), with kernel `forced` (NULL or
  * "auto": the automatic choice) under cache generation `generation`, is remembered; else 0. */

@@ -78,7 +78,7 @@ static void test_differential(void) {
   static request pool[POOL];
   for (int i = 0; i < POOL; ++i) random_request(&pool[i]);
   tg_plan_memo memo;
-  tg_plan_memo_clear(&memo);
+  memset(&memo, 0, sizeof memo); /* the empty memo */
   tg_tune_cache cache;
   tg_cache_init(&cache, NULL);
   long hits = 0, compared = 0;
@@ -117,7 +117,7 @@ static void test_key_edges(void) {
   char why[256];
   CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK);
   tg_plan_memo memo;
-  tg_plan_memo_clear(&memo);
+  memset(&memo, 0, sizeof memo); /* the empty memo */
   CHECK(!tg_plan_memo_find(&memo, &p, NULL, 0, &got));
   tg_plan_memo_store(&memo, &p, NULL, 0, &plan);
   CHECK(tg_plan_memo_find(&memo, &p, NULL, 0, &got) && memcmp(&got, &plan, sizeof plan) == 0);
