@@ -156,14 +156,28 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
 }
 
 /* 1 when a kernel may run the epilogue inline, pair by pair, unrolled over its accumulator
- * tile: D = act(alpha·acc + bias) into 16-byte-aligned f32/f16/bf16 D, with no C, a bias (if
- * any) of D's type along n, and ReLU or no activation. That much stays a few instructions per
- * pair, short enough to refetch every tile; everything else (C, GELU, other types, misaligned
- * D) takes the kernel's general path, a run-time loop over one copy of the full epilogue. */
+ * tile, at a few instructions per pair: D = act(alpha·acc + bias) into 16-byte-aligned
+ * f32/f16/bf16 D, with no C, a bias (if any) of D's type along n, and ReLU or no activation.
+ * The sm90 kernel serves the rest with separately compiled epilogues (sm90_gemm.cuh's
+ * Sm90Epilogue). */
 __host__ __device__ __forceinline__ int tg_epilogue_is_inline(const tg_problem &p) {
   return !p.read_c && !p.exact_int && p.align_d >= 16 && p.act != TG_ACT_GELU &&
          (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16) &&
          (!p.has_bias || (p.bias_type == p.d_type && !p.bias_along_m));
+}
+
+/* The two floats of a packed pair of DT (f16 or bf16), the low half first: exact. */
+template <int DT>
+__device__ __forceinline__ void thread_unpack2_16bit(uint32_t w, float (&v)[2]) {
+  static_assert(DT == TG_F16 || DT == TG_BF16, "16-bit types only");
+  if constexpr (DT == TG_BF16) { /* a bf16 is the top half of its float */
+    v[0] = __uint_as_float(w << 16);
+    v[1] = __uint_as_float(w & 0xffff0000u);
+  } else {
+    const float2 f = __half22float2(*(const __half2 *)&w);
+    v[0] = f.x;
+    v[1] = f.y;
+  }
 }
 
 /* Element `off` of an f32/f16/bf16 array as a float. */
@@ -175,19 +189,19 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
 
 /* The bias of the J column pairs (col + 8j, col + 8j + 1), col even, that a thread finishes in
  * one chunk of an unrolled epilogue (the sm90 TMA-store epilogue), for a request
- * tg_epilogue_is_inline accepts (bias, if any, of D's type DT along n): all loaded before any is
+ * bias of D's type DT: all loaded before any is
  * used, so a chunk costs one memory round trip instead of one per pair (H100, 4096³ bf16
  * bias+ReLU: 0.885× cuBLAS with a guarded load per element), one load per pair where the pairs
  * are aligned and inside the matrix. Elsewhere (edge tiles, whose stores the caller clips) each
- * element alone, columns past n reading element n - 1. Nothing is loaded when PLAIN or without
- * a bias. */
+ * element alone, columns past n reading element n - 1. Nothing is loaded (all zero) when PLAIN,
+ * without a bias, or with a bias along m, which the caller loads per row. */
 template <int DT, bool PLAIN, int J>
 __device__ __forceinline__ void thread_load_bias_pairs(const tg_problem &p, int64_t col,
                                                        float (&b)[J][2]) {
 #pragma unroll
   for (int j = 0; j < J; ++j) b[j][0] = b[j][1] = 0.0f;
   if constexpr (!PLAIN) {
-    if (!p.has_bias) return;
+    if (!p.has_bias || p.bias_along_m) return;
     constexpr int ES = DT == TG_F32 ? 4 : 2;
     if (col + 8 * (J - 1) + 1 < p.n && p.align_bias >= 2 * ES) {
 #pragma unroll
@@ -197,15 +211,7 @@ __device__ __forceinline__ void thread_load_bias_pairs(const tg_problem &p, int6
           b[j][0] = v.x;
           b[j][1] = v.y;
         } else {
-          const uint32_t w = *(const uint32_t *)((const uint16_t *)p.bias + col + 8 * j);
-          if constexpr (DT == TG_BF16) { /* a bf16 is the top half of its float */
-            b[j][0] = __uint_as_float(w << 16);
-            b[j][1] = __uint_as_float(w & 0xffff0000u);
-          } else {
-            const float2 v = __half22float2(*(const __half2 *)&w);
-            b[j][0] = v.x;
-            b[j][1] = v.y;
-          }
+          thread_unpack2_16bit<DT>(*(const uint32_t *)((const uint16_t *)p.bias + col + 8 * j), b[j]);
         }
       }
       return;
@@ -233,8 +239,8 @@ __device__ __forceinline__ void thread_epilogue_pair_finish(const tg_problem &p,
       v1 += b[1];
     }
     if (p.act == TG_ACT_RELU) {
-      v0 = v0 < 0.0f ? 0.0f : v0;
-      v1 = v1 < 0.0f ? 0.0f : v1;
+      v0 = thread_relu_f32(v0);
+      v1 = thread_relu_f32(v1);
     }
   }
 }

@@ -20,9 +20,12 @@
  *     pays): the k-tiles of that wave and of the full one before it are spread evenly over all
  *     clusters; a tile cut between clusters is finished by the one that ran its first k-tiles,
  *     which adds the others' fp32 partial sums (fixed order: deterministic).
- *   - The epilogue writes straight from the accumulators: inline on whole tiles for
- *     act(alpha·acc + bias) with ReLU into f32/f16/bf16 D; through the shared out-of-line
- *     epilogue for the rest (C, GELU, integer or mixed types, misaligned D, edge tiles).
+ *   - The epilogue runs on the accumulators in registers and leaves through shared memory by
+ *     TMA stores, for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
+ *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
+ *     applied in registers (Sm90Epilogue). Each config is compiled twice, with the common
+ *     epilogues (no C, no GELU) and with the rest, so neither kernel carries the other's code.
+ *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
  */
@@ -61,14 +64,55 @@
 /* TMA strides stay below 2^40 bytes. */
 #define TG_SM90_MAX_TMA_STRIDE_BYTES (1LL << 40)
 
-/* 1 when D is written by TMA stores (sm90 epilogue_tma): requests the inline epilogue serves
- * (tg_epilogue_is_inline: no C, f32/f16/bf16 D 16-byte aligned, bias of D's type, ReLU or
- * none) whose strides a tensor map can describe. Host and device decide alike: the host
- * encodes D's tensor map exactly when the kernel will use it. */
-__host__ __device__ __forceinline__ int sm90_tma_store_ok(const tg_problem &p) {
+/* How the sm90 kernel finishes a tile. The first three store D by TMA (epilogue_tma), each
+ * compiled per D type (f32, f16, bf16), for D 16-byte aligned with strides a tensor map can
+ * describe:
+ *   PLAIN      D = alpha·acc;
+ *   BIAS_RELU  D = act(alpha·acc + bias), ReLU or none, bias of D's type along n
+ *              (tg_epilogue_is_inline): a few instructions per pair;
+ *   FULL       everything else whose C (if read) has D's type and layout rules and whose bias
+ *              (if any) has D's type, along n or m: C comes in by TMA into the staging buffer
+ *              that D then leaves from, GELU is computed in registers.
+ * GENERAL is the rest (integer or misaligned D, C or bias of another type): the shared
+ * out-of-line epilogue through fp32 staging. Host and device decide alike: the host encodes D's
+ * and C's tensor maps exactly when the kernel will use them. */
+enum Sm90Epilogue {
+  TG_SM90_EPI_GENERAL = -1,
+  TG_SM90_EPI_PLAIN = 0,
+  TG_SM90_EPI_BIAS_RELU = 1,
+  TG_SM90_EPI_FULL = 2,
+};
+
+__host__ __device__ __forceinline__ bool sm90_tma_strides_ok(int64_t ld, int64_t batch_stride, int64_t es) {
+  return ld * es < TG_SM90_MAX_TMA_STRIDE_BYTES && batch_stride * es < TG_SM90_MAX_TMA_STRIDE_BYTES;
+}
+
+__host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p) {
+  const bool d_float = p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16;
+  if (p.exact_int || !d_float || p.align_d < 16) return TG_SM90_EPI_GENERAL;
   const int64_t es = p.d_type == TG_F32 ? 4 : 2;
-  return tg_epilogue_is_inline(p) && p.ldd * es < TG_SM90_MAX_TMA_STRIDE_BYTES &&
-         p.batch_stride_d * es < TG_SM90_MAX_TMA_STRIDE_BYTES;
+  if (!sm90_tma_strides_ok(p.ldd, p.batch_stride_d, es)) return TG_SM90_EPI_GENERAL;
+  if (tg_epilogue_is_inline(p))
+    return !p.has_bias && p.act == TG_ACT_NONE ? TG_SM90_EPI_PLAIN : TG_SM90_EPI_BIAS_RELU;
+  if (p.read_c && (p.c_type != p.d_type || p.align_c < 16 || !sm90_tma_strides_ok(p.ldc, p.batch_stride_c, es)))
+    return TG_SM90_EPI_GENERAL;
+  if (p.has_bias && p.bias_type != p.d_type) return TG_SM90_EPI_GENERAL;
+  return TG_SM90_EPI_FULL;
+}
+
+/* Which epilogues a kernel compiles. Every instruction of the kernel counts, executed or not:
+ * holding all of them (300 KB of code) ran the plain epilogue 0.5–0.8% slower at 8192×8192×1024
+ * and bias+ReLU 0.8% slower at 4096³ than holding PLAIN, BIAS_RELU and GENERAL (160 KB), and a
+ * build with the plain ones alone ran 0.3–0.6% faster still (H100). So each config is built
+ * twice: LEAN for the common requests, REST for the others. */
+enum Sm90EpilogueSet {
+  TG_SM90_EPILOGUES_LEAN = 0, /* PLAIN and BIAS_RELU */
+  TG_SM90_EPILOGUES_REST = 1, /* FULL and GENERAL */
+};
+
+__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class) {
+  return epilogue_class == TG_SM90_EPI_PLAIN || epilogue_class == TG_SM90_EPI_BIAS_RELU ? TG_SM90_EPILOGUES_LEAN
+                                                                                        : TG_SM90_EPILOGUES_REST;
 }
 
 /* Stream-K part of a launch (sm90_stream_k_first decides it on the host): work items
@@ -111,7 +155,7 @@ enum Sm90Schedule {
 };
 
 template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M, int CLUSTER_N,
-          int SCHEDULE>
+          int SCHEDULE, int EPILOGUES>
 struct Sm90Gemm {
   static constexpr int kBM = BM, kBN = BN, kClusterM = CLUSTER_M, kClusterN = CLUSTER_N;
   static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
@@ -127,7 +171,8 @@ struct Sm90Gemm {
   static constexpr int kTileABytes = BM * TG_SM90_ROW_BYTES;
   static constexpr int kTileBBytes = BN * TG_SM90_ROW_BYTES;
   static constexpr int kStageBytes = kTileABytes + kTileBBytes;
-  static constexpr int kBarrierBytes = 2 * STAGES * 8;
+  /* full and empty per stage, and one per consumer warp for the C it loads by TMA. */
+  static constexpr int kBarrierBytes = (2 * STAGES + kConsumerWarpsTotal) * 8;
   /* Epilogue staging: each consumer warp owns two buffers of 16 rows × 128 bytes (one 128-byte
    * swizzle atom pair): it fills both and hands them to the copy engine together (one fence for
    * two chunks), or, with an odd number of chunks per tile row, fills one while the copy engine
@@ -166,6 +211,7 @@ struct Sm90Gemm {
   static_assert(kAShareRows <= 256, "a TMA box spans at most 256 rows");
   static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
+  static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_REST, "unknown epilogue set");
   static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
@@ -341,12 +387,14 @@ struct Sm90Gemm {
   }
 
   __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, const CUtensorMap *map_a,
-                             const CUtensorMap *map_b, const CUtensorMap *map_d) {
+                             const CUtensorMap *map_b, const CUtensorMap *map_d,
+                             const CUtensorMap *map_c) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
     const uint32_t base = (raw + TG_SM90_SWIZZLE_ATOM - 1) & ~(uint32_t)(TG_SM90_SWIZZLE_ATOM - 1);
     const uint32_t full = base + STAGES * kStageBytes + kStagingBytes; /* full[s]: tile s landed */
     const uint32_t empty = full + STAGES * 8;           /* empty[s]: tile s consumed */
+    const uint32_t c_landed = empty + STAGES * 8;       /* [w]: consumer warp w's C landed */
     const int wg = threadIdx.x / TG_SM90_WARPGROUP;
     const int rank = kCluster > 1 ? (int)thread_cluster_rank() : 0;
 
@@ -355,6 +403,7 @@ struct Sm90Gemm {
         thread_mbarrier_init(full + 8 * s, 1);
         thread_mbarrier_init(empty + 8 * s, kEmptyArrivals);
       }
+      for (int w = 0; w < kConsumerWarpsTotal; ++w) thread_mbarrier_init(c_landed + 8 * w, 1);
       thread_fence_barrier_init();
     }
     if constexpr (kCluster > 1) block_cluster_sync(); /* partners' barriers exist */
@@ -398,13 +447,19 @@ struct Sm90Gemm {
       const int64_t wg_first = kPingpong ? first + cw * step : first;
       const int64_t wg_step = kPingpong ? TG_SM90_CONSUMERS * step : step;
       uint32_t it = kPingpong ? cw * k_tiles : 0;
-      uint32_t chunks = 0; /* staging chunks this warp has stored: picks the buffer */
+      uint32_t chunks = 0;  /* staging chunks this warp has stored: picks the buffer */
+      uint32_t c_loads = 0; /* C loads this warp has waited for: the barrier's parity */
+      const uint32_t c_bar = c_landed + 8 * (cw * (TG_SM90_WARPGROUP / 32) + warp);
       unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
                                (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
       WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
+      /* FULL with C: each warp's first group of C is loaded during the mainloop's last k-tiles. */
+      const bool c_ahead = EPILOGUES == TG_SM90_EPILOGUES_REST && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
         tile_coords(u.item, m_items, n_items, narrow, rank, &bat, &tm, &tn);
+        const bool c_loaded = c_ahead && u.kt_begin == 0 && tm * BM < p.m && tn * BN < p.n;
+        const int c_ahead_kt = c_loaded ? (u.kt_end - kCAheadTiles > 0 ? u.kt_end - kCAheadTiles : 0) : -1;
         /* No zeroing: the unit's first wgmma overwrites the accumulators (accumulate = 0). */
         float acc[kRowBlocks][kAcc];
 
@@ -429,6 +484,14 @@ struct Sm90Gemm {
             }
           }
           warpgroup_commit();
+          if constexpr (EPILOGUES == TG_SM90_EPILOGUES_REST)
+            if (kt == c_ahead_kt && lane == 0) {
+              thread_bulk_wait_group_read<0>();
+              const int es = p.d_type == TG_F32 ? 4 : 2, group = group_chunks(es);
+              thread_load_c_group(map_c, c_bar, thread_smem_address(staging) + (group > 1 ? 0 : chunks % kStagingBuffers) * kStagingBufferBytes,
+                                  group, kStagingRowBytes / es, (int)(tn * BN),
+                                  (int)(tm * BM) + wg_rows0 + kWarpRows * warp, p.batch_stride_c ? (int)bat : 0);
+            }
           /* The previous k-tile's wgmma are done: hand its stage back to every producer that
            * writes into it (all CTAs of the cluster, through multicast). */
           warpgroup_wait<1>();
@@ -449,7 +512,7 @@ struct Sm90Gemm {
           }
           if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, u.item, items, k_tiles, first, step, rank, cw);
         }
-        epilogue(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks);
+        epilogue(p, map_d, map_c, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks, c_bar, c_loads, c_loaded);
       }
       /* The copy engine has finished the last stores before the CTA's shared memory goes. */
       if (lane == 0) thread_bulk_wait_group<0>();
@@ -467,28 +530,33 @@ struct Sm90Gemm {
     }
   }
 
-  /* d[4j + 2i + c] is row 16·warp + g + 8i, column 8j + 2t + c of a 64-row block. Whole tiles
-   * of requests the inline epilogue accepts (alpha, bias of D's type, ReLU) are finished inline
-   * and staged through shared memory (epilogue_staged); the rest are staged too and call the
-   * shared epilogue out of line per 8 outputs (epilogue_staged_general), which keeps the kernel
-   * small enough for the instruction cache (a fully inline general epilogue made it 300 KB of
-   * code). */
+  /* d[4j + 2i + c] is row 16·warp + g + 8i, column 8j + 2t + c of a 64-row block. The
+   * Sm90Epilogue classes this kernel's EPILOGUES set holds: PLAIN, BIAS_RELU and FULL are
+   * finished in registers and stored by TMA (epilogue_tma); GENERAL is staged through shared
+   * memory and calls the shared epilogue per 8 outputs (epilogue_staged_general), one inline
+   * copy in a run-time loop (a fully inline general epilogue made the kernel 300 KB of code). */
   __device__ static void epilogue(const tg_problem &p, const CUtensorMap *map_d,
-                                  float (&acc)[kRowBlocks][kAcc], int64_t bat, int64_t tm,
-                                  int64_t tn, int wg_rows0, int warp, int lane,
-                                  unsigned char *staging, uint32_t &chunks) {
+                                  const CUtensorMap *map_c, float (&acc)[kRowBlocks][kAcc],
+                                  int64_t bat, int64_t tm, int64_t tn, int wg_rows0, int warp,
+                                  int lane, unsigned char *staging, uint32_t &chunks,
+                                  uint32_t c_bar, uint32_t &c_loads, bool c_loaded) {
     if (tm * BM >= p.m || tn * BN >= p.n) return; /* the padding CTA of a cluster at an edge */
-    if (sm90_tma_store_ok(p)) {
-      const bool plain = !p.has_bias && p.act == TG_ACT_NONE;
-#define TG_SM90_EPILOGUE_TMA(dt, plain_) \
-  epilogue_tma<dt, plain_>(p, map_d, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks)
-      if (p.d_type == TG_BF16) plain ? TG_SM90_EPILOGUE_TMA(TG_BF16, true) : TG_SM90_EPILOGUE_TMA(TG_BF16, false);
-      else if (p.d_type == TG_F16) plain ? TG_SM90_EPILOGUE_TMA(TG_F16, true) : TG_SM90_EPILOGUE_TMA(TG_F16, false);
-      else plain ? TG_SM90_EPILOGUE_TMA(TG_F32, true) : TG_SM90_EPILOGUE_TMA(TG_F32, false);
-#undef TG_SM90_EPILOGUE_TMA
-      return;
+    const int cls = sm90_epilogue_class(p);
+#define TG_SM90_EPILOGUE_TMA(dt, cls_) \
+  epilogue_tma<dt, cls_>(p, map_d, map_c, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks, c_bar, c_loads, c_loaded)
+#define TG_SM90_EPILOGUE_TYPES(cls_)                                  \
+  if (p.d_type == TG_BF16) TG_SM90_EPILOGUE_TMA(TG_BF16, cls_);       \
+  else if (p.d_type == TG_F16) TG_SM90_EPILOGUE_TMA(TG_F16, cls_);    \
+  else TG_SM90_EPILOGUE_TMA(TG_F32, cls_)
+    if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
+      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_PLAIN);
+      else TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_BIAS_RELU);
+    } else {
+      if (cls == TG_SM90_EPI_FULL) TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_FULL);
+      else epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
     }
-    epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+#undef TG_SM90_EPILOGUE_TYPES
+#undef TG_SM90_EPILOGUE_TMA
   }
 
   /* The general epilogue (C, GELU, any types, edge tiles) through the warp's staging buffer, 32
@@ -546,47 +614,157 @@ struct Sm90Gemm {
     }
   }
 
+  /* Chunks per fence and bulk group for D of es bytes per element: all the buffers when a tile
+   * row fills them evenly. */
+  __host__ __device__ static constexpr int group_chunks(int es) {
+    return (BN / (kStagingRowBytes / es)) % kStagingBuffers == 0 ? kStagingBuffers : 1;
+  }
+  /* k-tiles before a unit's end at which the first group of its C is requested. */
+  static constexpr int kCAheadTiles = 2;
+
+  /* FULL: the copy engine loads C's boxes of `chunks` chunks (columns col0 + q·chunk_cols, rows
+   * row0..row0 + 15) into the staging buffers from `buffer_smem` on; the warp then waits on
+   * c_bar. The buffers must be free (their stores' reads done). */
+  __device__ static void thread_load_c_group(const CUtensorMap *map_c, uint32_t c_bar, uint32_t buffer_smem,
+                                             int chunks, int chunk_cols, int col0, int row0, int bat_c) {
+    thread_mbarrier_arrive_expect_tx(c_bar, chunks * kStagingBufferBytes);
+    for (int q = 0; q < chunks; ++q)
+      thread_tma_load_3d(buffer_smem + q * kStagingBufferBytes, map_c, c_bar, col0 + q * chunk_cols, row0, bat_c);
+  }
+
+  /* Staging buffers hold 16 rows of 128 bytes in the 128-byte swizzle: 16-byte unit u of row r
+   * sits at u ^ (r mod 8), which keeps the accesses below free of bank conflicts. */
+  static constexpr int kUnit = 16;                                   /* bytes of a swizzle unit */
+  static constexpr int kUnitsPerRow = kStagingRowBytes / kUnit;      /* 8 */
+  /* 16-bit D: the byte offset this lane gives stmatrix (or ldmatrix) for the x4 covering the
+   * 8-column blocks jj and jj + 1 of a chunk: lanes 8m..8m+7 address the rows of block m
+   * (m = 2·(jj odd) + i, i the 8-row half). */
+  __device__ static uint32_t stmatrix_offset(int lane, int jj) {
+    const int row = lane % 8 + 8 * ((lane / 8) % 2), unit = jj + lane / 16;
+    return row * kStagingRowBytes + ((unit ^ (row % kUnitsPerRow)) * kUnit);
+  }
+  /* f32 D: the byte offset of this lane's pair (row g + 8i, columns 8jj + 2t, +1) of a chunk. */
+  __device__ static uint32_t f32_pair_offset(int lane, int jj, int i) {
+    const int r = lane / 4 + 8 * i, byte = (8 * jj + 2 * (lane % 4)) * 4;
+    return r * kStagingRowBytes + (((byte / kUnit) ^ (r % kUnitsPerRow)) * kUnit) + byte % kUnit;
+  }
+
+  /* The FULL epilogue's work on chunk c of a row block's accumulators v (already scaled by
+   * alpha), in place, before they are rounded and staged: + beta·C (C's chunk waits in the
+   * staging buffer at `buffer`, where D's will go), + bias (along n: the chunk's pairs `bias`;
+   * along m: the thread's two rows' `row_bias`), then the activation, in the order and arithmetic
+   * of thread_epilogue_store8. Each step is one uniform branch around an unrolled pass, so the
+   * code holds each step once per chunk, not every combination per pair. */
+  template <int DT>
+  __device__ static void chunk_full(const tg_problem &p, float (&v)[kAcc], int c, bool read_c,
+                                    bool bias_m, const float (&row_bias)[2],
+                                    const float (&bias)[kStagingRowBytes / (DT == TG_F32 ? 4 : 2) / 8][2],
+                                    const unsigned char *buffer, uint32_t buffer_smem, int lane) {
+    constexpr int kBlocks = kStagingRowBytes / (DT == TG_F32 ? 4 : 2) / 8; /* 8-column blocks */
+    if (read_c) {
+      if constexpr (DT == TG_F32) {
+#pragma unroll
+        for (int jj = 0; jj < kBlocks; ++jj)
+#pragma unroll
+          for (int i = 0; i < 2; ++i) {
+            const float2 cc = *(const float2 *)(buffer + f32_pair_offset(lane, jj, i));
+            const int e = 4 * (c * kBlocks + jj) + 2 * i;
+            v[e] = fmaf(p.beta_f, cc.x, v[e]);
+            v[e + 1] = fmaf(p.beta_f, cc.y, v[e + 1]);
+          }
+      } else {
+#pragma unroll
+        for (int jj = 0; jj < kBlocks; jj += 2) {
+          uint32_t cx[4];
+          warp_ldmatrix_x4(cx, buffer_smem + stmatrix_offset(lane, jj));
+#pragma unroll
+          for (int m = 0; m < 4; ++m) {
+            float cv[2];
+            thread_unpack2_16bit<DT>(cx[m], cv);
+            const int e = 4 * (c * kBlocks + jj + m / 2) + 2 * (m % 2);
+            v[e] = fmaf(p.beta_f, cv[0], v[e]);
+            v[e + 1] = fmaf(p.beta_f, cv[1], v[e + 1]);
+          }
+        }
+      }
+    }
+    if (p.has_bias) {
+      if (bias_m) {
+#pragma unroll
+        for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] += row_bias[(e / 2) % 2];
+      } else {
+#pragma unroll
+        for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] += bias[e / 4][e % 2];
+      }
+    }
+    if (p.act == TG_ACT_GELU) {
+#pragma unroll
+      for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] = thread_gelu_f32(v[4 * c * kBlocks + e]);
+    } else if (p.act == TG_ACT_RELU) {
+#pragma unroll
+      for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] = thread_relu_f32(v[4 * c * kBlocks + e]);
+    }
+  }
+
   /* Inline epilogue with TMA stores, one 128-byte column chunk (16 rows) per staging buffer:
-   * the warp rounds its accumulators to D's type DT into the buffers, laid out in the 128-byte
-   * swizzle (16-byte unit u of row r at u ^ (r mod 8): free of bank conflicts), and one lane
-   * hands them to the copy engine. Where a tile row holds an even number of chunks, the warp
+   * the warp rounds its accumulators to D's type DT into the buffers (swizzled as above), and
+   * one lane hands them to the copy engine. Where a tile row holds an even number of chunks, the warp
    * fills both buffers before one fence and one bulk group of two stores (H100, 8192×8192×1024:
    * 0.988 → 0.998× cuBLAS bf16, 0.949 → 0.957× f16; 4096³ and 4096×14336×4096 unchanged),
    * and waits for both to be read before it refills them; otherwise it fills one buffer while
    * the copy engine reads the other. The warp goes on to the next tile's mainloop while the
    * stores drain. The copy engine clips the box at the matrix edges, so edge tiles take this
    * path too.
+   * EPI (Sm90Epilogue) says what is computed. FULL reads C through the same buffers: before a
+   * group of chunks is computed, one lane has the copy engine load C's boxes (D's boxes, from
+   * C's tensor map) into them, and the warp waits on its barrier; each thread then reads its
+   * pairs of C where it will write its pairs of D (ldmatrix, the inverse of stmatrix, for 16
+   * bits), so C and D cost no extra shared memory and C == D in place is safe (a chunk's C is
+   * read before its D is stored). The first group's C is requested kCAheadTiles k-tiles before
+   * the mainloop ends (c_loaded), when the buffers idle anyway: H100, bf16, beta = 1,
+   * 8192×8192×1024 0.935 → 0.982× cuBLAS, 4096³ 0.954 → 0.961×; requested at the epilogue
+   * instead, both groups' latencies stood between the mainloop and the stores.
    * This code runs once per tile and is fetched afresh each time, so its length is its cost
    * (H100, 8192×8192×1024 bf16: a branchy per-pair write pass held the kernel at 518 TFLOP/s,
    * the branch-free one below runs 641). Hence: alpha is applied in one pass only when it is
-   * not 1, D's type and PLAIN (no bias, no activation) are compile-time, and 16-bit D leaves
-   * the registers by stmatrix, four 8×8 blocks per instruction. */
-  template <int DT, bool PLAIN>
+   * not 1, D's type and the epilogue class are compile-time, and 16-bit D leaves the registers
+   * by stmatrix, four 8×8 blocks per instruction. */
+  template <int DT, int EPI>
   __device__ static void epilogue_tma(const tg_problem &p, const CUtensorMap *map_d,
-                                      float (&acc)[kRowBlocks][kAcc], int64_t bat, int64_t tm,
-                                      int64_t tn, int wg_rows0, int warp, int lane,
-                                      unsigned char *staging, uint32_t &chunks) {
+                                      const CUtensorMap *map_c, float (&acc)[kRowBlocks][kAcc],
+                                      int64_t bat, int64_t tm, int64_t tn, int wg_rows0, int warp,
+                                      int lane, unsigned char *staging, uint32_t &chunks,
+                                      uint32_t c_bar, uint32_t &c_loads, bool c_loaded) {
+    constexpr bool PLAIN = EPI == TG_SM90_EPI_PLAIN, FULL = EPI == TG_SM90_EPI_FULL;
     constexpr int ES = DT == TG_F32 ? 4 : 2;               /* bytes per element of D */
-    constexpr int kUnit = 16;                              /* bytes of a swizzle unit */
     constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
-    constexpr int kUnitsPerRow = kStagingRowBytes / kUnit; /* 8 */
     constexpr int kBlocksPerChunk = kChunkCols / 8;        /* 8-column accumulator blocks j */
     static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
-    /* Chunks per fence and bulk group: all the buffers when a tile row fills them evenly. */
-    constexpr int kGroup = (BN / kChunkCols) % kStagingBuffers == 0 ? kStagingBuffers : 1;
+    static_assert(EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU || EPI == TG_SM90_EPI_FULL,
+                  "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
+    constexpr int kGroup = group_chunks(ES);
     if (p.alpha_f != 1.0f) {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
         for (int i = 0; i < kAcc; ++i) acc[rb][i] *= p.alpha_f;
     }
+    const bool read_c = FULL && p.read_c;
+    const bool bias_m = FULL && p.has_bias && p.bias_along_m; /* one bias value per row */
+    const int bat_c = p.batch_stride_c ? (int)bat : 0;      /* a shared C is one batch */
     const int g = lane / 4, t = lane % 4;
     const uint32_t staging_smem = thread_smem_address(staging);
-    /* stmatrix: lanes 8m..8m+7 address the rows of block m of an x4 (m = 2·(j odd) + i). */
-    const int sm_row = lane % 8 + 8 * ((lane / 8) % 2), sm_unit = lane / 16;
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       const int row0 = (int)(tm * BM) + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
+      float row_bias[2] = {0.0f, 0.0f}; /* bias along m of rows row0 + g and row0 + g + 8 */
+      if (bias_m) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          const int64_t r = row0 + g + 8 * i;
+          row_bias[i] = thread_load_float_type(p.bias, r < p.m ? r : p.m - 1, (tg_dtype)DT);
+        }
+      }
 #pragma unroll
       for (int c = 0; c < BN / kChunkCols; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
@@ -596,8 +774,17 @@ struct Sm90Gemm {
         if (c % kGroup == 0) {
           /* The stores that last read the group's buffers are done with them. */
           if (lane == 0) thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
+          if (read_c) {
+            if (lane == 0 && !(c_loaded && rb == 0 && c == 0)) /* the first group came during the mainloop */
+              thread_load_c_group(map_c, c_bar, staging_smem + buffer, kGroup, kChunkCols, col0, row0, bat_c);
+            thread_mbarrier_wait(c_bar, c_loads & 1);
+            ++c_loads;
+          }
           __syncwarp();
         }
+        if constexpr (FULL)
+          chunk_full<DT>(p, acc[rb], c, read_c, bias_m, row_bias, bias, staging + buffer, staging_smem + buffer,
+                         lane);
         if constexpr (ES == 2) {
 #pragma unroll
           for (int jj = 0; jj < kBlocksPerChunk; jj += 2) {
@@ -606,24 +793,20 @@ struct Sm90Gemm {
             for (int m = 0; m < 4; ++m) {
               const int j = c * kBlocksPerChunk + jj + m / 2, i = m % 2;
               float v0 = acc[rb][4 * j + 2 * i], v1 = acc[rb][4 * j + 2 * i + 1];
-              thread_epilogue_pair_finish<PLAIN>(p, bias[jj + m / 2], v0, v1);
+              if constexpr (!FULL) thread_epilogue_pair_finish<PLAIN>(p, bias[jj + m / 2], v0, v1);
               x[m] = thread_pack2_16bit<DT>(v0, v1);
             }
-            const uint32_t unit = (jj + sm_unit) ^ (sm_row % kUnitsPerRow);
-            warp_stmatrix_x4(staging_smem + buffer + sm_row * kStagingRowBytes + unit * kUnit, x);
+            warp_stmatrix_x4(staging_smem + buffer + stmatrix_offset(lane, jj), x);
           }
         } else {
 #pragma unroll
           for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
-            const int j = c * kBlocksPerChunk + jj, byte = (8 * jj + 2 * t) * ES;
+            const int j = c * kBlocksPerChunk + jj;
 #pragma unroll
             for (int i = 0; i < 2; ++i) {
-              const int r = g + 8 * i;
               float v0 = acc[rb][4 * j + 2 * i], v1 = acc[rb][4 * j + 2 * i + 1];
-              thread_epilogue_pair_finish<PLAIN>(p, bias[jj], v0, v1);
-              *(float2 *)(staging + buffer + r * kStagingRowBytes +
-                          (((byte / kUnit) ^ (r % kUnitsPerRow)) * kUnit) + byte % kUnit) =
-                  make_float2(v0, v1);
+              if constexpr (!FULL) thread_epilogue_pair_finish<PLAIN>(p, bias[jj], v0, v1);
+              *(float2 *)(staging + buffer + f32_pair_offset(lane, jj, i)) = make_float2(v0, v1);
             }
           }
         }
@@ -647,9 +830,10 @@ template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, 1)
     sm90_gemm_kernel(const tg_problem p, const Sm90StreamK sk, const __grid_constant__ CUtensorMap map_a,
                      const __grid_constant__ CUtensorMap map_b,
-                     const __grid_constant__ CUtensorMap map_d) {
+                     const __grid_constant__ CUtensorMap map_d,
+                     const __grid_constant__ CUtensorMap map_c) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Kernel::run(p, sk, &map_a, &map_b, &map_d);
+  Kernel::run(p, sk, &map_a, &map_b, &map_d, &map_c);
 #endif
 }
 

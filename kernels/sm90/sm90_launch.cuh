@@ -1,7 +1,8 @@
 /*
  * sm90_launch.cuh — from a registry row to a persistent launch: encodes the TMA maps of A and B
- * for their orders, sizes the grid to the clusters that fit on the GPU (or to the work, when
- * less), and dispatches on f16/bf16 and on the operand orders.
+ * for their orders (and C's and D's for the TMA epilogues), sizes the grid to the clusters that
+ * fit on the GPU (or to the work, when less), and dispatches on f16/bf16, on the epilogue set
+ * and on the operand orders.
  */
 #ifndef TG_SM90_LAUNCH_CUH
 #define TG_SM90_LAUNCH_CUH
@@ -150,13 +151,20 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
                        TG_SM90_BOX, TG_SM90_BOX);
   if (s != TG_OK) return s;
-  /* D's map, for the TMA-store epilogue: boxes of 16 rows × 128 bytes (a consumer warp's
-   * staging buffer); left zero when the kernel stores D itself. */
-  CUtensorMap map_d = {};
-  if (sm90_tma_store_ok(*p)) {
+  /* D's map, for the TMA-store epilogues, and C's when the FULL one reads it: boxes of 16 rows
+   * × 128 bytes (a consumer warp's staging buffer); left zero when the kernel does not use them. */
+  CUtensorMap map_d = {}, map_c = {};
+  const int epilogue = sm90_epilogue_class(*p);
+  if (epilogue != TG_SM90_EPI_GENERAL) {
+    const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
     s = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                       Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type), Kernel::kWarpRows);
+                       box_cols, Kernel::kWarpRows);
     if (s != TG_OK) return s;
+    if (epilogue == TG_SM90_EPI_FULL && p->read_c) {
+      s = tg_sm90_encode(&map_c, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
+                         box_cols, Kernel::kWarpRows);
+      if (s != TG_OK) return s;
+    }
   }
   const int64_t items = sm90_items(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN);
   const int64_t k_tiles = sm90_k_tiles(p);
@@ -180,22 +188,32 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, map_a, map_b, map_d) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, map_a, map_b, map_d, map_c) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }
 
 /* Operand orders: canonical A row-major and B column-major are K-major. */
-template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
+template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK, int EPILOGUES>
 tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
   const bool ak = p->a_order == TG_ROW_MAJOR, bk = p->b_order == TG_COL_MAJOR;
-  if (ak && bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, true, CM, CN, SCHEDULE> >(p, stream);
+#define TG_SM90_KERNEL(a_kmajor, b_kmajor) Sm90Gemm<E, BM, BN, STAGES, a_kmajor, b_kmajor, CM, CN, SCHEDULE, EPILOGUES>
+  if (ak && bk) return sm90_launch_config<TG_SM90_KERNEL(true, true)>(p, stream);
   if constexpr (MN_MAJOR_OK) {
-    if (ak) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, true, false, CM, CN, SCHEDULE> >(p, stream);
-    if (bk) return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, true, CM, CN, SCHEDULE> >(p, stream);
-    return sm90_launch_config<Sm90Gemm<E, BM, BN, STAGES, false, false, CM, CN, SCHEDULE> >(p, stream);
+    if (ak) return sm90_launch_config<TG_SM90_KERNEL(true, false)>(p, stream);
+    if (bk) return sm90_launch_config<TG_SM90_KERNEL(false, true)>(p, stream);
+    return sm90_launch_config<TG_SM90_KERNEL(false, false)>(p, stream);
   }
+#undef TG_SM90_KERNEL
   return TG_ERR_INTERNAL; /* the row accepts K-major operands only */
+}
+
+/* The kernel compiled with p's epilogue (Sm90EpilogueSet). */
+template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
+tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
+  if (sm90_epilogue_set(sm90_epilogue_class(*p)) == TG_SM90_EPILOGUES_LEAN)
+    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, stream);
+  return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, stream);
 }
 
 /* BM×BN is the tile of one consumer warpgroup in pingpong, of the CTA in cooperative; clusters
@@ -203,9 +221,9 @@ tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
 template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
   if (p->input == TG_IN_F16)
-    return sm90_launch_orders<Sm90F16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
+    return sm90_launch_epilogues<Sm90F16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
   if (p->input == TG_IN_BF16)
-    return sm90_launch_orders<Sm90BF16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
+    return sm90_launch_epilogues<Sm90BF16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
   return TG_ERR_INTERNAL;
 }
 

@@ -41,15 +41,26 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
  * shared memory per flop: it wins only at short K. */
 #define COOPERATIVE_OVERHEAD_K 135
 #define PINGPONG_OVERHEAD_K 39
+/* What reading C (beta = 1) and GELU (bias+GELU) add to it, fitted the same way to
+ * sm90_128x256x64 at 4096³ and 8192×8192×1024 (C: 460 and 390; GELU: 730 and 590) and
+ * sm90_pp_128x128x64 (C: 150 and 180; GELU: 100 and 250), bf16, H100 2026-11-23. A cooperative
+ * CTA's tensor cores idle through the whole epilogue; pingpong runs it under the other
+ * consumer's mainloop, so at short K it wins these requests (8192×8192×1024 bias+GELU: 570
+ * against 506 TFLOP/s). */
+#define COOPERATIVE_C_OVERHEAD_K 420
+#define COOPERATIVE_GELU_OVERHEAD_K 650
+#define PINGPONG_C_OVERHEAD_K 160
+#define PINGPONG_GELU_OVERHEAD_K 170
 
 /* Cooperative rows split a mostly idle last wave between clusters (stream-K: readiness flags);
  * pingpong rows never do. */
 #define SM90_ROW(row_name, text, tm, tn, eff, orders, fn) \
-  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE_OVERHEAD_K, 1)
+  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE, 1)
 #define SM90_PINGPONG_ROW(row_name, text, tm, tn, eff, orders, fn) \
-  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, PINGPONG_TILES, PINGPONG_OVERHEAD_K, 0)
-/* A row that also stands as the top rung of the teaching ladder (`tilegemm ladder`). */
-#define SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, ladder_rung, tiles_per_sm, overhead_k, sync) \
+  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, PINGPONG_TILES, PINGPONG, 0)
+/* A row that also stands as the top rung of the teaching ladder (`tilegemm ladder`); schedule
+ * names its overheads (COOPERATIVE or PINGPONG). */
+#define SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, ladder_rung, tiles_per_sm, schedule, sync) \
   {                                                                                         \
     .name = row_name, .family = "sm90", .summary = text, .rung = ladder_rung, .sm_min = 90, \
     .sm_max = 90,                                                                           \
@@ -58,7 +69,9 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
     .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR), .align_ab = 16,             \
     .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1,                    \
     .occupancy = tiles_per_sm,                                                              \
-    .efficiency = eff, .tile_overhead_k = overhead_k, .sync_flags = sync,                   \
+    .efficiency = eff, .tile_overhead_k = schedule##_OVERHEAD_K,                            \
+    .c_overhead_k = schedule##_C_OVERHEAD_K, .gelu_overhead_k = schedule##_GELU_OVERHEAD_K,  \
+    .sync_flags = sync,                                                                     \
     .launch = tg_sm90_launch_##fn,                                                          \
     .workspace = tg_sm90_workspace_##fn, .waves = tg_sm90_waves_##fn,                       \
     .extra_check = tg_sm90_check,                                                           \
@@ -69,8 +82,7 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 
 const tg_kernel tg_rows_sm90[] = {
     SM90_RUNG("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
-              128, 256, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES,
-              COOPERATIVE_OVERHEAD_K, 1),
+              128, 256, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES, COOPERATIVE, 1),
     SM90_ROW("sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout",
              128, 256, 90, ANY_ORDER, 128x256_c1),
     SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",

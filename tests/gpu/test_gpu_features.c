@@ -3,7 +3,8 @@
  *   tile edges of every registered kernel (tile-1, tile, tile+1, 2·tile+odd in m, n and k;
  *   k below one k-tile), run twice for determinism; batches (packed, padded, broadcast);
  *   every epilogue and bias type; pointers off by one element and odd leading dimensions;
- *   k == 0, alpha == 0 with NULL A/B, in-place C == D; the GPU oracle against the CPU one;
+ *   k == 0, alpha == 0 with NULL A/B, in-place C == D; whole and aligned edge tiles through
+ *   every epilogue and D type on the tensor-core kernels; the GPU oracle against the CPU one;
  *   tf32 input rounding bit for bit on the tf32 tensor-core kernels; stream-K splits on sm90.
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
@@ -200,30 +201,46 @@ static void test_special_scalars(void) {
   }
 }
 
-/* Whole tiles through every epilogue on the tensor-core families: the kernels finish whole
- * tiles on their own inline paths, which the edge-heavy cases above rarely reach. */
-static void test_full_tile_epilogues(const tg_kernel_info *kinfo) {
-  if (strcmp(kinfo->family, "sm90") != 0 && strcmp(kinfo->family, "sm80") != 0) return;
-  const tg_dtype outs[] = {TG_BF16, TG_F32};
+/* Whole tiles and aligned edge tiles through every epilogue on the tensor-core families: the
+ * kernels finish these on their own inline paths (sm90: D, and C when read, move by TMA), which
+ * the edge-heavy, misaligned cases above rarely reach. Every D type (C and bias of D's type),
+ * C not read, read, in place (C == D) and shared by a batch of two; row-major D (bias along n)
+ * and column-major D (the transposed problem: bias along m). The edge shapes keep every row
+ * 16-byte aligned (n a multiple of 8), so they stay on the aligned paths. sm90 gets all of it
+ * (its C moves by TMA); sm80, whose aligned path is one loop over the shared epilogue, whole
+ * tiles with and without C. */
+enum { C_NONE, C_READ, C_IS_D, C_SHARED_BY_BATCH, C_MODES };
+static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
+  const int sm90 = strcmp(kinfo->family, "sm90") == 0;
+  if (!sm90 && strcmp(kinfo->family, "sm80") != 0) return;
+  const tg_dtype outs[] = {TG_BF16, TG_F16, TG_F32};
+  const int64_t shapes[][3] = {{256, 512, 64}, {200, 328, 100}}; /* a multiple of every tile; edges */
+  const int c_modes = sm90 ? C_MODES : C_IS_D, n_shapes = sm90 ? 2 : 1;
   long ran = 0;
   for (int e = TG_EPI_NONE; e <= TG_EPI_BIAS_GELU; ++e)
-    for (int o = 0; o < 2; ++o)
-      for (int with_c = 0; with_c < 2; ++with_c)
-        for (int corder = 0; corder < 2; ++corder) {
-          tg_gemm g;
-          tg_case_options opt;
-          init(&g, &k_types[3], 256, 512, 64); /* bf16 inputs: a multiple of every tile */
-          g.kernel = kinfo->name;
-          g.d_type = g.c_type = g.bias_type = outs[o];
-          g.epilogue = (tg_epilogue)e;
-          g.alpha = 1.25;
-          g.beta = with_c ? -0.5 : 0.0;
-          g.c_order = corder ? TG_COL_MAJOR : TG_ROW_MAJOR;
-          defaults(&opt, 700000u + (uint64_t)(e * 100 + o * 10 + with_c * 2 + corder));
-          opt.allow_refusal = 1;
-          if (run(&g, &opt, "full-tile epilogue") == TG_CASE_PASS) ++ran;
-        }
-  printf("full tiles  %-28s %ld cases ran\n", kinfo->name, ran);
+    for (int o = 0; o < 3; ++o)
+      for (int cm = 0; cm < c_modes; ++cm)
+        for (int sh = 0; sh < n_shapes; ++sh)
+          for (int corder = 0; corder < 2; ++corder) {
+            tg_gemm g;
+            tg_case_options opt;
+            init(&g, &k_types[3], shapes[sh][0], shapes[sh][1], shapes[sh][2]); /* bf16 inputs */
+            g.kernel = kinfo->name;
+            g.d_type = g.c_type = g.bias_type = outs[o];
+            g.epilogue = (tg_epilogue)e;
+            g.alpha = 1.25;
+            g.beta = cm == C_NONE ? 0.0 : -0.5;
+            g.c_order = corder ? TG_COL_MAJOR : TG_ROW_MAJOR;
+            if (cm == C_SHARED_BY_BATCH) {
+              g.batch = 2;
+              g.batch_stride_c = TG_BATCH_BROADCAST;
+            }
+            defaults(&opt, 700000u + (uint64_t)(e * 1000 + o * 100 + cm * 10 + sh * 2 + corder));
+            opt.allow_refusal = 1;
+            opt.c_is_d = cm == C_IS_D;
+            if (run(&g, &opt, "aligned epilogue") == TG_CASE_PASS) ++ran;
+          }
+  printf("aligned epilogues %-22s %ld cases ran\n", kinfo->name, ran);
 }
 
 /* tf32 input rounding, bit for bit. TESTING.md's bound assumes inputs rounded to nearest
@@ -429,7 +446,7 @@ int main(int argc, char **argv) {
     if (only && strcmp(only, k.name) != 0) continue;
     if (!stream_k_only) {
       test_tile_edges(&k);
-      test_full_tile_epilogues(&k);
+      test_aligned_epilogues(&k);
       test_tf32_rounding(&k);
     }
     test_stream_k(&k, sm_count);
