@@ -14,7 +14,9 @@
  *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).
  * - tile overhead (registry row, in k units): what a tile costs beyond its math when nothing
  *   overlaps it (the epilogue, refilling the pipeline); it makes short-K problems prefer rows
- *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone.
+ *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone. Reading C and
+ *   GELU add their own overheads (c_overhead_k, gelu_overhead_k), so heavy epilogues at short K
+ *   also go to the rows that overlap them.
  * - Repacking reads and writes the operand once at memory speed.
  */
 #include <string.h>
@@ -78,7 +80,8 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);
   if (waves <= 0) waves = 1;
-  const double k_cost = (double)p->k / splits + k->tile_overhead_k;
+  const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? k->c_overhead_k : 0) +
+                        (p->act == TG_ACT_GELU ? k->gelu_overhead_k : 0);
   double cost = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
   /* Partial sums written and read back once per split, spread over all SMs. */
   if (splits > 1)

@@ -3,7 +3,8 @@
  * no cache): the lowest-cost plan wins across families; wave quantization sends small M·N to
  * smaller tiles and, with a long K, to split-K rows; large squares take the 128×256-class
  * tiles of the fastest family on the architecture; a short K goes to a row that hides the
- * per-tile epilogue (smaller tile_overhead_k); unaligned operands are repacked rather
+ * per-tile epilogue (smaller tile_overhead_k), and so does a heavy epilogue (C, GELU) at short
+ * K; unaligned operands are repacked rather
  * than sent to the reference kernel; fp32 goes to `ref`. Only what the cost model really
  * implies is asserted, so refitting its constants from a sweep keeps these true.
  */
@@ -165,6 +166,31 @@ static void test_short_k(void) {
   check_minimal(H100_SM, H100_SMS, &g);
 }
 
+/* A heavy epilogue (C read, GELU) at short K goes to a row that hides more of it than the row
+ * the plain request takes: on sm_90, 8192×8192×1024 bf16 runs plain on a cooperative row and
+ * with beta = 1 or bias+GELU on one with smaller overheads (the pingpong schedule). */
+static int tile_cost_k(const tg_kernel *k, int read_c, int gelu) {
+  return k->tile_overhead_k + (read_c ? k->c_overhead_k : 0) + (gelu ? k->gelu_overhead_k : 0);
+}
+
+static void test_heavy_epilogue(void) {
+  if (!have_family("sm90")) return;
+  tg_gemm g;
+  request(&g, 8192, 8192, 1024, TG_BF16);
+  const tg_kernel *plain = pick(g_h90, &g);
+  g.beta = 1.0;
+  const tg_kernel *with_c = pick(g_h90, &g);
+  check_minimal(H100_SM, H100_SMS, &g);
+  g.beta = 0.0;
+  g.epilogue = TG_EPI_BIAS_GELU;
+  const tg_kernel *gelu = pick(g_h90, &g);
+  check_minimal(H100_SM, H100_SMS, &g);
+  CHECK_MSG(plain && with_c && gelu, "no pick");
+  if (!plain || !with_c || !gelu) return;
+  CHECK_MSG(tile_cost_k(with_c, 1, 0) < tile_cost_k(plain, 1, 0), "beta=1: %s, plain: %s", with_c->name, plain->name);
+  CHECK_MSG(tile_cost_k(gelu, 0, 1) < tile_cost_k(plain, 0, 1), "bias+GELU: %s, plain: %s", gelu->name, plain->name);
+}
+
 /* Unaligned operands (odd leading dimensions) are repacked for a fast row, not sent to ref. */
 static void test_unaligned(void) {
   tg_gemm g;
@@ -198,6 +224,7 @@ int main(void) {
   test_wave_quantization();
   test_stream_k_waves();
   test_split_k();
+  test_heavy_epilogue();
   test_short_k();
   test_unaligned();
   test_types();
