@@ -94,16 +94,22 @@ static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, in
 /* k-tiles of every item. */
 static inline int64_t sm90_k_tiles(const tg_problem *p) { return (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX; }
 
-/* A launch on all of p's SMs: its items, its clusters, and its first stream-K item. */
+/* A launch over `clusters` clusters: its items, its clusters, and its first stream-K item. */
 struct Sm90Split {
   int64_t items, clusters, first;
 };
-static inline Sm90Split sm90_split_on_sms(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+static inline Sm90Split sm90_split(const tg_problem *p, int bm, int bn, int cm, int cn, int64_t clusters,
+                                   int schedule) {
   Sm90Split s;
   s.items = sm90_items(p, bm, bn, cm, cn);
-  s.clusters = p->sm_count / (cm * cn);
-  s.first = sm90_stream_k_first(s.items, s.clusters, sm90_k_tiles(p), schedule);
+  s.clusters = clusters;
+  s.first = sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule);
   return s;
+}
+
+/* The same on all of p's SMs (the planner's view; the launch uses the clusters that fit). */
+static inline Sm90Split sm90_split_on_sms(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+  return sm90_split(p, bm, bn, cm, cn, p->sm_count / (cm * cn), schedule);
 }
 
 /* Bytes of partial sums a stream-K launch needs: one BM×BN fp32 tile per CTA. */
@@ -166,16 +172,14 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
       if (s != TG_OK) return s;
     }
   }
-  const int64_t items = sm90_items(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN);
-  const int64_t k_tiles = sm90_k_tiles(p);
-  Sm90StreamK sk = {items, (float *)p->workspace};
-  sk.first_item = sm90_stream_k_first(items, clusters, k_tiles,
-                                      Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
+  const Sm90Split split = sm90_split(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN, clusters,
+                                     Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
+  Sm90StreamK sk = {split.first, (float *)p->workspace};
   const int64_t ctas = (int64_t)clusters * Kernel::kCluster;
-  if (sk.first_item < items &&
+  if (sk.first_item < split.items &&
       (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags || sm90_capturing(stream)))
-    sk.first_item = items; /* whole tiles only */
-  const int64_t grid = (items < clusters ? items : clusters) * Kernel::kCluster;
+    sk.first_item = split.items; /* whole tiles only */
+  const int64_t grid = (split.items < clusters ? split.items : clusters) * Kernel::kCluster;
 
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr;
