@@ -323,12 +323,16 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
  *   - twice that: a full wave of whole tiles first, then the stream-K part (as 3072³ runs).
  * m and n stop short of the last tile's edge; k spans 4, 9 and 16 k-tiles (cut by the k edge,
  * a whole number of them, cut). Small-integer data makes the comparison bitwise (a partial sum
- * lost or added twice shows exactly); random data checks the bound, the transposed problem and
- * the general epilogue (C, bias, GELU); every case runs twice, bit for bit. The pingpong row
+ * lost or added twice shows exactly); random data checks the bound, the transposed problem, and
+ * C, bias and GELU through both the general and the TMA epilogue; every case runs twice, bit
+ * for bit. The pingpong row
  * never splits: its cases check that it is unaffected. */
 static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
   if (strcmp(kinfo->family, "sm90") != 0) return;
-  enum { TILE_COLS = 12, M_SHORT = 37, N_SHORT = 5, BF16_SET = 3, F16_SET = 2 };
+  /* Variants: 0 exact, 1 transposed, 2 f32 C and D with bias+GELU (misaligned rows: the general
+   * epilogue); 3 exact and 4 bf16 C with bias+GELU on 16-byte-aligned rows (the TMA epilogues,
+   * C loaded during the mainloop of a unit that then collects partial sums). */
+  enum { TILE_COLS = 12, M_SHORT = 37, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2, VARIANTS = 5 };
   const int64_t k_tile = kinfo->tile_k;
   const int64_t ks[] = {4 * k_tile - 47, 9 * k_tile, 16 * k_tile - 24};
   const int64_t a_one_wave = (sm_count / 2 + 1 + TILE_COLS - 1) / TILE_COLS;
@@ -337,20 +341,25 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
     const int64_t a = waves * a_one_wave;
     const int64_t m = 2 * a * kinfo->tile_m - M_SHORT, n = TILE_COLS * (int64_t)kinfo->tile_n - N_SHORT;
     for (int i = 0; i < 3; ++i)
-      for (int variant = 0; variant < 3; ++variant) {
+      for (int variant = 0; variant < VARIANTS; ++variant) {
         if (waves == 2 && i == 1) continue; /* the second shape at two k depths is enough */
         tg_gemm g;
         tg_case_options o;
-        init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], m, n, ks[i]);
+        const int64_t n_v = variant >= 3 ? n + N_SHORT - N_SHORT_ALIGNED : n;
+        init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], m, n_v, ks[i]);
         g.kernel = kinfo->name;
         defaults(&o, 900000u + (uint64_t)((waves - 1) * 100 + i * 10 + variant));
         o.allow_refusal = 1;
         o.determinism = 1;
         o.gpu_oracle = 1;
-        if (variant == 0) o.exact = 1;
+        if (variant == 0 || variant == 3) o.exact = 1;
         if (variant == 1) g.c_order = TG_COL_MAJOR; /* the transposed problem */
         if (variant == 2) {
           g.c_type = g.d_type = TG_F32;
+          g.beta = 0.5;
+          g.epilogue = TG_EPI_BIAS_GELU;
+        }
+        if (variant == 4) {
           g.beta = 0.5;
           g.epilogue = TG_EPI_BIAS_GELU;
         }
