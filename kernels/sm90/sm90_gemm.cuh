@@ -486,11 +486,14 @@ struct Sm90Gemm {
           warpgroup_commit();
           if constexpr (EPILOGUES == TG_SM90_EPILOGUES_REST)
             if (kt == c_ahead_kt && lane == 0) {
+              /* The first group of C, into the buffers the epilogue will compute it in (row
+               * block 0, chunks 0..group-1), while they idle; the last stores read them long ago. */
               thread_bulk_wait_group_read<0>();
               const int es = p.d_type == TG_F32 ? 4 : 2, group = group_chunks(es);
-              thread_load_c_group(map_c, c_bar, thread_smem_address(staging) + (group > 1 ? 0 : chunks % kStagingBuffers) * kStagingBufferBytes,
-                                  group, kStagingRowBytes / es, (int)(tn * BN),
-                                  (int)(tm * BM) + wg_rows0 + kWarpRows * warp, p.batch_stride_c ? (int)bat : 0);
+              const uint32_t buffer = (group > 1 ? 0 : chunks % kStagingBuffers) * kStagingBufferBytes;
+              thread_load_c_group(map_c, c_bar, thread_smem_address(staging) + buffer, group, kStagingRowBytes / es,
+                                  (int)(tn * BN), (int)(tm * BM) + wg_rows0 + kWarpRows * warp,
+                                  p.batch_stride_c ? (int)bat : 0);
             }
           /* The previous k-tile's wgmma are done: hand its stage back to every producer that
            * writes into it (all CTAs of the cluster, through multicast). */
