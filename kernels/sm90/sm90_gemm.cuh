@@ -128,6 +128,7 @@ struct Sm90F16 {
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 192) warpgroup_mma_m64n192k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db, accumulate);
   }
@@ -137,6 +138,7 @@ struct Sm90BF16 {
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 192) warpgroup_mma_m64n192k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
   }
@@ -203,7 +205,7 @@ struct Sm90Gemm {
   static constexpr uint32_t kAStep = A_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep = B_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
 
-  static_assert(BN == 64 || BN == 128 || BN == 256, "wgmma N must be 64, 128 or 256");
+  static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256, "wgmma N must be 64, 128, 192 or 256 (the wrappers built)");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
   static_assert(BM <= 256 && kBShareRows <= 256, "a TMA box spans at most 256 rows");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");

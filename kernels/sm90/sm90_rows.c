@@ -16,7 +16,9 @@
 #define SM90_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
 /* Row efficiencies: TFLOP/s at 4096³ bf16 (about 4 full waves for every row) over the best
  * row's, H100 2026-11-22: 128x256 767, 256x128 765, 128x256_c1 687, pingpong 672 (with its
- * smaller tile overhead: 86), 128x128 528, 128x64 360. */
+ * smaller tile overhead: 86), 128x128 528, 128x64 360. 128x192 (2026-11-24): 97, from its time
+ * against 128x256's in one run at 6144³, 4096×14336×4096 and 8192×8192×1024 with each row's
+ * waves counted (4096³ is 5.3 waves of it, a stream-K shape). */
 /* TMA strides are below 2^40 bytes. */
 #define SM90_MAX_STRIDE_BYTES (1LL << 40)
 
@@ -87,6 +89,8 @@ const tg_kernel tg_rows_sm90[] = {
              128, 256, 90, ANY_ORDER, 128x256_c1),
     SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
              256, 128, 99, ANY_ORDER, 256x128),
+    SM90_ROW("sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major",
+             128, 192, 97, K_MAJOR_ONLY, 128x192),
     SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major",
              128, 128, 69, K_MAJOR_ONLY, 128x128),
     SM90_PINGPONG_ROW("sm90_pp_128x128x64", "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major",
