@@ -9,9 +9,14 @@
  * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
  *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
  *   K is large, split-K rows (more CTAs over the same SMs).
+ *   with efficiency = 1 − (1 − row efficiency) × fill, fill = min(1, CTAs ÷ slots)
  * - efficiency (registry row, percent) is a row's measured throughput of a full wave relative
  *   to the best row of its family; family speed (below) puts the families on one scale per
  *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).
+ *   A row's shortfall is its operand feed when every SM pulls at once; a plan that fills part of
+ *   the machine runs its CTAs closer to the best row's speed (H100 tuning run of 2026-11-24:
+ *   128×4096×4096, 64 CTAs of sm90_128x64x64, efficiency 47 at full waves, ran 26.4 µs against
+ *   36.9 for the sm80 split-K plan the unscaled model chose).
  * - tile overhead (registry row, in k units): what a tile costs beyond its math when nothing
  *   overlaps it (the epilogue, refilling the pipeline); it makes short-K problems prefer rows
  *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone. Reading C and
@@ -72,7 +77,7 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const tg_kernel *k = plan->kernel;
   const double tm = k->tile_m ? k->tile_m : TG_DEFAULT_TILE, tn = k->tile_n ? k->tile_n : TG_DEFAULT_TILE;
   const double occupancy = k->occupancy ? k->occupancy : 1;
-  const double efficiency = (k->efficiency ? k->efficiency : TG_PERCENT) / TG_PERCENT;
+  const double row_efficiency = (k->efficiency ? k->efficiency : TG_PERCENT) / TG_PERCENT;
   const double speed = tg_plan_family_speed(k->family, p->sm);
   const double splits = plan->splits > 0 ? plan->splits : 1;
   const double tiles = ceil_div((double)p->m, tm) * ceil_div((double)p->n, tn);
@@ -80,6 +85,10 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);
   if (waves <= 0) waves = 1;
+  /* A row's shortfall against the best row is its feed (operand bytes per flop) when every SM
+   * pulls at once; a plan that fills only part of the machine leaves each CTA more of it. */
+  const double fill = ctas < slots ? ctas / slots : 1.0;
+  const double efficiency = 1.0 - (1.0 - row_efficiency) * fill;
   const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? k->c_overhead_k : 0) +
                         (p->act == TG_ACT_GELU ? k->gelu_overhead_k : 0);
   double cost = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
