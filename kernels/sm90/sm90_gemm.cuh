@@ -388,7 +388,9 @@ struct Sm90Gemm {
     }
   }
 
-  __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, const CUtensorMap *map_a,
+  /* stage_bytes: what a stage's loads deliver to this CTA, kStageBytes unless an operand's box
+   * is cut short (sm90_box_rows). */
+  __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, uint32_t stage_bytes, const CUtensorMap *map_a,
                              const CUtensorMap *map_b, const CUtensorMap *map_d,
                              const CUtensorMap *map_c) {
     extern __shared__ unsigned char smem_raw[];
@@ -433,7 +435,7 @@ struct Sm90Gemm {
           for (int kt = u.kt_begin; kt < u.kt_end; ++kt, ++it) {
             const uint32_t s = it % STAGES, phase = (it / STAGES) & 1;
             thread_mbarrier_wait(empty + 8 * s, phase ^ 1);
-            thread_mbarrier_arrive_expect_tx(full + 8 * s, kStageBytes);
+            thread_mbarrier_arrive_expect_tx(full + 8 * s, stage_bytes);
             load_stage(p, map_a, map_b, base + s * kStageBytes, full + 8 * s, kt, tm, tn, bat, rank);
           }
         }
@@ -833,12 +835,13 @@ struct Sm90Gemm {
 
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, 1)
-    sm90_gemm_kernel(const tg_problem p, const Sm90StreamK sk, const __grid_constant__ CUtensorMap map_a,
+    sm90_gemm_kernel(const tg_problem p, const Sm90StreamK sk, const uint32_t stage_bytes,
+                     const __grid_constant__ CUtensorMap map_a,
                      const __grid_constant__ CUtensorMap map_b,
                      const __grid_constant__ CUtensorMap map_d,
                      const __grid_constant__ CUtensorMap map_c) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Kernel::run(p, sk, &map_a, &map_b, &map_d, &map_c);
+  Kernel::run(p, sk, stage_bytes, &map_a, &map_b, &map_d, &map_c);
 #endif
 }
 
