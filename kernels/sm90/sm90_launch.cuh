@@ -142,7 +142,8 @@ static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int
  * by the copy engine, slowly: on the H100 with 128×64 tiles at N = K = 4096, M = 128 ran 21.5
  * µs, M = 64 31 µs, M = 1 38 µs; with the cut box M = 64, 16 and 1 run 20.4–20.8 µs. The tile
  * rows left stale in shared memory are multiplied too, but only into output rows that are
- * never stored. */
+ * never stored. extent < tile_rows means a single tile along that dimension, so every tile of
+ * the launch takes the same box (and every stage the same byte count). */
 #define TG_SM90_BOX_ROW_ALIGN 8
 static inline int sm90_box_rows(bool kmajor, int sharing, int tile_rows, int64_t extent) {
   const int share = tile_rows / sharing;
