@@ -4,12 +4,12 @@
  *
  *   cost = waves × tile_m × tile_n × (k / splits + tile overhead) × occupancy ÷ efficiency
  *          ÷ family speed + split-K partial sums and reduction + repacking, in multiply-add time
- *          units of one SM
+ *          units of one SM, with efficiency = 1 − (1 − row efficiency) × fill and
+ *          fill = min(1, CTAs ÷ slots)
  *
  * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
  *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
  *   K is large, split-K rows (more CTAs over the same SMs).
- *   with efficiency = 1 − (1 − row efficiency) × fill, fill = min(1, CTAs ÷ slots)
  * - efficiency (registry row, percent) is a row's measured throughput of a full wave relative
  *   to the best row of its family; family speed (below) puts the families on one scale per
  *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).
@@ -85,8 +85,7 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);
   if (waves <= 0) waves = 1;
-  /* A row's shortfall against the best row is its feed (operand bytes per flop) when every SM
-   * pulls at once; a plan that fills only part of the machine leaves each CTA more of it. */
+  /* The row's shortfall scaled by the share of the machine the plan fills (header). */
   const double fill = ctas < slots ? ctas / slots : 1.0;
   const double efficiency = 1.0 - (1.0 - row_efficiency) * fill;
   const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? k->c_overhead_k : 0) +

@@ -160,9 +160,10 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   tg_status s;
   const int a_rows = sm90_box_rows(Kernel::kAKMajor, Kernel::kClusterN, bm, p->m);
   const int b_rows = sm90_box_rows(Kernel::kBKMajor, Kernel::kClusterM, bn, p->n);
+  /* Each CTA of the sharing cluster delivers its box to every partner; MN-major operands load
+   * whole tiles (their share of rows times the sharing is the tile's). */
   const uint32_t stage_bytes =
-      (a_rows < bm / Kernel::kClusterN ? a_rows * TG_SM90_ROW_BYTES : Kernel::kTileABytes) +
-      (b_rows < bn / Kernel::kClusterM ? b_rows * TG_SM90_ROW_BYTES : Kernel::kTileBBytes);
+      (uint32_t)(a_rows * Kernel::kClusterN + b_rows * Kernel::kClusterM) * TG_SM90_ROW_BYTES;
   if (Kernel::kAKMajor)
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
                        TG_SM90_BOX, a_rows);
