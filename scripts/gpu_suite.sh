@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# gpu_suite.sh — everything the GPU machine is for, in one call: build, the `gpu` test label,
+# gpu_suite.sh — everything the GPU machine is for, in one call: build, the `gpu` test label
+# (and the `sass` one: the kernels' machine code, scripts/sass_check.py),
 # compute-sanitizer over the GPU tests, and benchmarks; full logs under $OUT, a compact summary
 # printed last.
 #
@@ -42,6 +43,8 @@ if has tests; then
   note "gpu tests: rc=$rc in $(( $(date +%s) - start )) s ($(grep -E 'tests passed' "$OUT/ctest_gpu.log"))"
   ctest --test-dir "$BUILD" -L cpu >"$OUT/ctest_cpu.log" 2>&1
   note "cpu tests on the GPU machine: rc=$? ($(grep -E 'tests passed' "$OUT/ctest_cpu.log"))"
+  ctest --test-dir "$BUILD" -L sass -V >"$OUT/ctest_sass.log" 2>&1
+  note "sass check: rc=$? ($(grep -oE 'sass_check: [^(]*\([^)]*\), [0-9]+ problems|SKIPPED' "$OUT/ctest_sass.log" | head -1))"
 fi
 
 if has sanitize; then

@@ -1,0 +1,233 @@
+#!/usr/bin/env python3
+"""sass_check.py — what the compiled tensor-core kernels are made of, checked from their SASS.
+
+    python3 scripts/sass_check.py [--verbose] [--expect FAMILY]... FILE...
+
+FILE: object files or libraries holding the kernels (the CTest `sass_check` passes every object
+of the library; files without device code are passed over). Each is disassembled with
+`cuobjdump -sass` (found through $CUOBJDUMP, PATH, $CUDA_HOME/bin or /usr/local/cuda/bin), several
+at once; no GPU is needed.
+
+Rules, per kernel:
+  sm90_gemm_kernel (sm_90a)  every HGMMA is 64xBNx16 with BN the tile width of the template and
+                             the input type of the template (.F32 for f16, .F32.BF16 for bf16);
+                             no HMMA; no local memory (LDL/STL: spills or indexed arrays);
+                             setmaxnreg kept (USETMAXREG: ptxas drops it with warning C7508 when
+                             the register cap at entry is missing); the k-step's wgmma batched
+                             (some HGMMA without a `gsb0` wait: ptxas serializes every wgmma,
+                             warning "wgmma.mma_async instructions are serialized" (C7510,
+                             C7520, ...), when the accumulators are touched while in flight).
+  sm80_gemm_kernel           mma.sync at work: HMMA (f16, bf16, tf32) or IMMA (s8); no HGMMA.
+                             Its local-memory instructions are counted, not judged.
+A family named by --expect (sm90, sm80) whose kernels are absent from every FILE fails (a build
+that lost them). The table counts each group's instructions and its MMA instructions as they
+stand in the code (the k-loop once, not as executed); --verbose lists every kernel.
+
+Exit status: 0 every rule holds, 1 a rule failed, 77 no cuobjdump (the check is skipped; say so).
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import OrderedDict
+
+SKIP = 77
+
+# Sm90Gemm<E, BM, BN, STAGES, A_KMAJOR, B_KMAJOR, CLUSTER_M, CLUSTER_N, SCHEDULE, EPILOGUES>
+SM90_NAME = re.compile(
+    r"sm90_gemm_kernelI8Sm90GemmI(?:7Sm90F16|8Sm90BF16)"
+    r"Li(\d+)ELi(\d+)ELi(\d+)ELb([01])ELb([01])ELi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E")
+SM90_TYPE = re.compile(r"Sm90GemmI(7Sm90F16|8Sm90BF16)")
+# Sm80Gemm<E, BM, BN, ...>
+SM80_NAME = re.compile(r"sm80_gemm_kernelI8Sm80GemmI\d+Sm80(\w+?)Li(\d+)ELi(\d+)E")
+HGMMA = re.compile(r"\bHGMMA\.(\d+)x(\d+)x(\d+)\.F32(\.BF16)?\b")
+LOCAL = re.compile(r"\b(?:LDL|STL)(?:\.[A-Z0-9]+)*\b")
+INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+\S")
+FUNCTION = re.compile(r"^\s*Function : (\S+)")
+ARCH = re.compile(r"arch = (sm_\w+)")
+SCHEDULES = {0: "coop", 1: "pingpong"}
+EPILOGUE_SETS = {0: "LEAN", 1: "REST"}
+
+
+def find_cuobjdump():
+    candidates = [os.environ.get("CUOBJDUMP"), shutil.which("cuobjdump")]
+    for home in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if home:
+            candidates.append(os.path.join(home, "bin", "cuobjdump"))
+    for c in candidates:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return None
+
+
+class Kernel:
+    def __init__(self, arch, name):
+        self.arch, self.name = arch, name
+        self.instructions = 0
+        self.hgmma = []          # (m, n, k, bf16) per HGMMA
+        self.hgmma_waits = 0     # HGMMA that close a group (gsb0)
+        self.hmma = self.imma = self.local = self.setmaxnreg = 0
+
+
+def parse(text):
+    """The kernels of one `cuobjdump -sass` listing; only the families checked are read."""
+    kernels, arch, k = [], "?", None
+    for line in text.splitlines():
+        if k is not None and line.startswith("        /*"):
+            if not INSTRUCTION.match(line):
+                continue
+            k.instructions += 1
+            if "MMA" in line:
+                h = HGMMA.search(line)
+                if h:
+                    k.hgmma.append((int(h.group(1)), int(h.group(2)), int(h.group(3)), bool(h.group(4))))
+                    if "gsb0" in line:
+                        k.hgmma_waits += 1
+                elif " HMMA." in line:
+                    k.hmma += 1
+                elif " IMMA." in line:
+                    k.imma += 1
+            elif "LDL" in line or "STL" in line:
+                if LOCAL.search(line):
+                    k.local += 1
+            elif "USETMAXREG" in line:
+                k.setmaxnreg += 1
+            continue
+        m = ARCH.search(line)
+        if m:
+            arch = m.group(1)
+            continue
+        m = FUNCTION.match(line)
+        if m:
+            name = m.group(1)
+            k = Kernel(arch, name) if ("sm90_gemm_kernel" in name or "sm80_gemm_kernel" in name) else None
+            if k is not None:
+                kernels.append(k)
+    return kernels
+
+
+def disassemble_all(cuobjdump, paths):
+    """Every file's listing, the disassemblers run side by side; None for a file without device
+    code."""
+    jobs = max(1, os.cpu_count() or 1)
+    results = {}
+    pending = list(paths)
+    running = []
+    while pending or running:
+        while pending and len(running) < jobs:
+            path = pending.pop(0)
+            running.append((path, subprocess.Popen([cuobjdump, "-sass", path], stdout=subprocess.PIPE,
+                                                   stderr=subprocess.PIPE, universal_newlines=True)))
+        path, proc = running.pop(0)
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            if "does not contain device code" in err:
+                results[path] = None
+                continue
+            raise RuntimeError("%s -sass %s failed: %s" % (cuobjdump, path, err.strip()))
+        results[path] = parse(out)
+    return results
+
+
+def check_sm90(k, m):
+    """Problems of one sm90 kernel (an empty list when it is sound), and its group key."""
+    bm, bn, stages, ak, bk, cm, cn, schedule, epilogues = (int(x) for x in m.groups())
+    bf16 = SM90_TYPE.search(k.name).group(1).endswith("BF16")
+    key = "sm90 %-4s %dx%d, %d stages, cluster %dx%d, %s, %s" % (
+        "bf16" if bf16 else "f16", bm, bn, stages, cm, cn, SCHEDULES.get(schedule, schedule),
+        EPILOGUE_SETS.get(epilogues, epilogues))
+    problems = []
+    if k.arch != "sm_90a":
+        problems.append("built for %s, not sm_90a" % k.arch)
+    if not k.hgmma:
+        problems.append("no HGMMA: the wgmma did not reach the tensor cores")
+    wrong = sorted({h for h in k.hgmma if h != (64, bn, 16, bf16)})
+    if wrong:
+        problems.append("HGMMA of another shape or type than 64x%dx16 %s: %s" % (
+            bn, "bf16" if bf16 else "f16",
+            ", ".join("%dx%dx%d%s" % (a, b, c, ".BF16" if d else "") for a, b, c, d in wrong)))
+    if k.hmma:
+        problems.append("%d HMMA (mma.sync) in a wgmma kernel" % k.hmma)
+    if k.local:
+        problems.append("%d local-memory instructions (spills or an indexed register array)" % k.local)
+    if not k.setmaxnreg:
+        problems.append("no USETMAXREG: setmaxnreg was dropped (C7508)")
+    if k.hgmma and k.hgmma_waits >= len(k.hgmma):
+        problems.append("every HGMMA waits for itself (gsb0): ptxas serialized the wgmma")
+    return key, problems
+
+
+def check_sm80(k, m):
+    kind, bm, bn = m.group(1), int(m.group(2)), int(m.group(3))
+    key = "sm80 %-4s %dx%d (%s)" % (kind.lower(), bm, bn, k.arch)
+    problems = []
+    if k.hmma + k.imma == 0:
+        problems.append("neither HMMA nor IMMA: mma.sync did not reach the tensor cores")
+    if k.hgmma:
+        problems.append("%d HGMMA in an mma.sync kernel" % len(k.hgmma))
+    return key, problems
+
+
+def main(argv):
+    verbose, expect, files = False, [], []
+    args = list(argv)
+    while args:
+        a = args.pop(0)
+        if a == "--verbose":
+            verbose = True
+        elif a == "--expect" and args and args[0] in ("sm90", "sm80"):
+            expect.append(args.pop(0))
+        elif a.startswith("-"):
+            print("sass_check: unknown option %s (--verbose, --expect sm90|sm80)" % a)
+            return 1
+        else:
+            files.append(a)
+    if not files:
+        print("usage: " + __doc__.strip().splitlines()[2].strip())
+        return 1
+    cuobjdump = find_cuobjdump()
+    if not cuobjdump:
+        print("sass_check: SKIPPED: no cuobjdump (set CUOBJDUMP, or put the CUDA toolkit's bin on "
+              "PATH; the PyPI wheel nvidia-cuda-cuobjdump also carries one)")
+        return SKIP
+    groups = OrderedDict()   # key -> [kernels, instructions min, max, mma, local, problems]
+    failures, seen = 0, {"sm90": 0, "sm80": 0}
+    listings = disassemble_all(cuobjdump, files)
+    for path in files:
+        for k in listings[path] or []:
+            m90, m80 = SM90_NAME.search(k.name), SM80_NAME.search(k.name)
+            if m90:
+                key, problems = check_sm90(k, m90)
+                seen["sm90"] += 1
+                mma = "%d HGMMA" % len(k.hgmma)
+            elif m80:
+                key, problems = check_sm80(k, m80)
+                seen["sm80"] += 1
+                mma = "%d %s" % ((k.hmma, "HMMA") if k.hmma else (k.imma, "IMMA"))
+            else:
+                continue
+            g = groups.setdefault(key, [0, k.instructions, k.instructions, mma, 0, 0])
+            g[0] += 1
+            g[1], g[2] = min(g[1], k.instructions), max(g[2], k.instructions)
+            g[4] += k.local
+            g[5] += len(problems)
+            for p in problems:
+                failures += 1
+                print("FAIL %s: %s\n     %s" % (key, p, k.name))
+            if verbose:
+                print("  %6d instr  %-10s local %3d  %s" % (k.instructions, mma, k.local, k.name))
+    print("%-52s %7s %13s %10s %6s" % ("kernel group", "kernels", "instructions", "mma", "local"))
+    for key, (n, lo, hi, mma, local, bad) in groups.items():
+        print("%-52s %7d %6d-%-6d %10s %6d%s" % (key, n, lo, hi, mma, local, "  FAIL" if bad else ""))
+    for family in expect:
+        if seen[family] == 0:
+            failures += 1
+            print("FAIL no %s_gemm_kernel in %s" % (family, " ".join(files)))
+    print("sass_check: %d kernels (sm90 %d, sm80 %d), %d problems" % (
+        seen["sm90"] + seen["sm80"], seen["sm90"], seen["sm80"], failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
