@@ -9,6 +9,11 @@
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
  *                     [--stream-k]      only the stream-K cases (for the sanitizers)
+ *                     [--quick]         every code path of each kernel, fewer cases (for the
+ *                                       slow sanitizers, racecheck above all): tile edges in one
+ *                                       type set at tile-1 and 2·tile+3, the aligned epilogues
+ *                                       (every epilogue × D type × C mode) at one shape and D
+ *                                       order each, and stream-K at its shortest k
  */
 #include <cuda_runtime_api.h>
 #include <math.h>
@@ -42,6 +47,7 @@ static const type_set k_types[] = {
 
 static tg_handle *h;
 static int reported;
+static int g_quick; /* --quick */
 static long g_cases, g_refused;
 
 static void init(tg_gemm *g, const type_set *t, int64_t m, int64_t n, int64_t k) {
@@ -73,12 +79,12 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
   const int tiles[3] = {kinfo->tile_m, kinfo->tile_n, kinfo->tile_k};
   const int64_t other = 33; /* odd, crosses no tile evenly */
   long ran = 0;
-  for (int t = 0; t < TYPE_COUNT; ++t)
+  for (int t = 0; t < TYPE_COUNT; ++t) {
     for (int dim = 0; dim < 3; ++dim) {
       const int tile = tiles[dim];
       const int64_t sizes[] = {tile - 1, tile, tile + 1, 2 * tile + 3};
       for (int s = 0; s < 4; ++s) {
-        if (sizes[s] < 1) continue;
+        if (sizes[s] < 1 || (g_quick && (s == 1 || s == 2))) continue;
         int64_t mnk[3] = {other, other + 4, other + 8};
         mnk[dim] = sizes[s];
         for (int orders = 0; orders < 8; orders += 3) { /* RRR, CRR... a spread of orders */
@@ -97,18 +103,20 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
           if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
         }
       }
-      /* k below one k-tile, and k not a multiple of it. */
-      for (int64_t k = 1; k < tiles[2]; k += tiles[2] / 3 + 1) {
-        tg_gemm g;
-        tg_case_options o;
-        init(&g, &k_types[t], tiles[0] + 5, tiles[1] + 3, k);
-        g.kernel = kinfo->name;
-        defaults(&o, 200000u + (uint64_t)(t * 100 + k));
-        o.allow_refusal = 1;
-        o.exact = 1;
-        if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
-      }
     }
+    /* k below one k-tile, and k not a multiple of it. */
+    for (int64_t k = 1; k < tiles[2]; k += tiles[2] / 3 + 1) {
+      tg_gemm g;
+      tg_case_options o;
+      init(&g, &k_types[t], tiles[0] + 5, tiles[1] + 3, k);
+      g.kernel = kinfo->name;
+      defaults(&o, 200000u + (uint64_t)(t * 100 + k));
+      o.allow_refusal = 1;
+      o.exact = 1;
+      if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
+    }
+    if (g_quick && ran > 0) break; /* one type set that the kernel serves */
+  }
   printf("tile edges  %-28s %ld cases ran\n", kinfo->name, ran);
   CHECK_MSG(ran > 0, "kernel %s refused every tile-edge case: it is never tested", kinfo->name);
 }
@@ -222,6 +230,8 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
       for (int cm = 0; cm < c_modes; ++cm)
         for (int sh = 0; sh < n_shapes; ++sh)
           for (int corder = 0; corder < 2; ++corder) {
+            /* --quick: every epilogue × D type × C mode at one shape and D order, rotating. */
+            if (g_quick && sh * 2 + corder != (e + o + cm) % (n_shapes * 2)) continue;
             tg_gemm g;
             tg_case_options opt;
             init(&g, &k_types[3], shapes[sh][0], shapes[sh][1], shapes[sh][2]); /* bf16 inputs */
@@ -343,6 +353,7 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
     for (int i = 0; i < 3; ++i)
       for (int variant = 0; variant < VARIANTS; ++variant) {
         if (waves == 2 && i == 1) continue; /* the second shape at two k depths is enough */
+        if (g_quick && i > 0) continue;      /* the cut k edge only */
         tg_gemm g;
         tg_case_options o;
         const int64_t n_v = variant >= 3 ? n + N_SHORT - N_SHORT_ALIGNED : n;
@@ -436,8 +447,9 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) only = argv[++i];
     else if (strcmp(argv[i], "--stream-k") == 0) stream_k_only = 1;
+    else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
     else {
-      fprintf(stderr, "usage: %s [--kernel NAME] [--stream-k]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--kernel NAME] [--stream-k] [--quick]\n", argv[0]);
       return 2;
     }
   }
