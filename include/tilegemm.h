@@ -37,7 +37,9 @@ extern "C" {
 #define TILEGEMM_VERSION_PATCH 0
 
 /** Opaque library context bound to one CUDA device (or to a virtual device, see
- *  tg_create_virtual). Not thread-safe: use one handle per host thread. */
+ *  tg_create_virtual). Not thread-safe: use one handle per host thread. Its requests share one
+ *  workspace and one set of readiness flags: enqueue them on one stream at a time (work on
+ *  another stream must first wait for them, e.g. through an event), or use a handle per stream. */
 typedef struct tg_handle tg_handle;
 
 /** CUDA stream type, identical to cudaStream_t; passing 0 (NULL) means the legacy default stream. */
