@@ -48,21 +48,12 @@ if has tests; then
 fi
 
 if has sanitize; then
-  IFS=';' read -r -a runs <<<"${SANITIZE_RUNS:-test_gpu_grid --quick;test_gpu_features;test_gpu_fuzz --cases 60}"
-  for tool in ${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}; do
-    extra=""
-    [ $tool = memcheck ] && extra="--leak-check full"
-    for t in "${runs[@]}"; do
-      name=${t%% *}
-      log="$OUT/sanitize_${tool}_${name}.log"
-      start=$(date +%s)
-      timeout ${SANITIZE_TIMEOUT:-240} compute-sanitizer --tool $tool $extra --error-exitcode 99 \
-        "$BUILD/tests/"$t >"$log" 2>&1
-      rc=$?
-      errs=$(grep -cE "^========= (Invalid|Uninitialized|Race|Barrier|Leaked|Program hit|Error)" "$log")
-      note "sanitizer $tool $name: rc=$rc, $errs reports, $(( $(date +%s) - start )) s ($(tail -n 3 "$log" | grep -oE 'ERROR SUMMARY: [0-9]+ error' | head -1))"
-    done
-  done
+  # One sanitizer policy for every caller (scripts/sanitize.sh: racecheck takes the feature
+  # suite's --quick cases); its lines join the summary, its logs land in $OUT.
+  while IFS= read -r line; do note "sanitizer $line"; done < <(
+    BUILD="$BUILD" OUT="$OUT" SANITIZE_TIMEOUT="${SANITIZE_TIMEOUT:-240}" \
+      SANITIZE_RUNS="${SANITIZE_RUNS:-test_gpu_grid --quick;test_gpu_features;test_gpu_fuzz --cases 60}" \
+      bash scripts/sanitize.sh)
 fi
 
 if has bench; then
