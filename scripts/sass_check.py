@@ -36,9 +36,8 @@ SKIP = 77
 
 # Sm90Gemm<E, BM, BN, STAGES, A_KMAJOR, B_KMAJOR, CLUSTER_M, CLUSTER_N, SCHEDULE, EPILOGUES>
 SM90_NAME = re.compile(
-    r"sm90_gemm_kernelI8Sm90GemmI(?:7Sm90F16|8Sm90BF16)"
+    r"sm90_gemm_kernelI8Sm90GemmI(7Sm90F16|8Sm90BF16)"
     r"Li(\d+)ELi(\d+)ELi(\d+)ELb([01])ELb([01])ELi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E")
-SM90_TYPE = re.compile(r"Sm90GemmI(7Sm90F16|8Sm90BF16)")
 # Sm80Gemm<E, BM, BN, ...>
 SM80_NAME = re.compile(r"sm80_gemm_kernelI8Sm80GemmI\d+Sm80(\w+?)Li(\d+)ELi(\d+)E")
 HGMMA = re.compile(r"\bHGMMA\.(\d+)x(\d+)x(\d+)\.F32(\.BF16)?\b")
@@ -132,8 +131,8 @@ def disassemble_all(cuobjdump, paths):
 
 def check_sm90(k, m):
     """Problems of one sm90 kernel (an empty list when it is sound), and its group key."""
-    bm, bn, stages, ak, bk, cm, cn, schedule, epilogues = (int(x) for x in m.groups())
-    bf16 = SM90_TYPE.search(k.name).group(1).endswith("BF16")
+    bf16 = m.group(1).endswith("BF16")
+    bm, bn, stages, ak, bk, cm, cn, schedule, epilogues = (int(x) for x in m.groups()[1:])
     key = "sm90 %-4s %dx%d, %d stages, cluster %dx%d, %s, %s" % (
         "bf16" if bf16 else "f16", bm, bn, stages, cm, cn, SCHEDULES.get(schedule, schedule),
         EPILOGUE_SETS.get(epilogues, epilogues))
