@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 #include <stdint.h>
 
+#include "device_memo.cuh"
 #include "epilogue.cuh"
 #include "problem.h"
 #include "ptx_sm80.cuh"
@@ -417,13 +418,10 @@ __global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinCtas)
 template <class Kernel>
 tg_status sm80_launch_config(const tg_problem *p, int splits, int64_t k_split,
                              typename Kernel::Acc *partial, cudaStream_t stream) {
-  static bool attribute_set = false; /* idempotent: a race only repeats the call */
-  if (!attribute_set) {
-    if (cudaFuncSetAttribute(sm80_gemm_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             Kernel::kSmemBytes) != cudaSuccess)
-      return TG_ERR_CUDA;
-    attribute_set = true;
-  }
+  static tg_device_memo smem_raised; /* per device (device_memo.cuh) */
+  if (tg_raise_smem_limit(&smem_raised, tg_device_memo_slot(), (const void *)sm80_gemm_kernel<Kernel>,
+                          Kernel::kSmemBytes) != cudaSuccess)
+    return TG_ERR_CUDA;
   const int64_t tiles = ((p->m + Kernel::kBM - 1) / Kernel::kBM) * ((p->n + Kernel::kBN - 1) / Kernel::kBN);
   const int64_t zs = p->batch * splits;
   dim3 grid((unsigned)tiles, (unsigned)(zs < TG_MAX_GRID_Y ? zs : TG_MAX_GRID_Y));

@@ -7,40 +7,43 @@
 #ifndef TG_SM90_LAUNCH_CUH
 #define TG_SM90_LAUNCH_CUH
 
+#include "device_memo.cuh"
 #include "sm90.h"
 #include "sm90_gemm.cuh"
 #include "sm90_tensor_map.h"
 
-/* Clusters of this kernel that can be resident at once (0 if the query fails). */
+/* Clusters of this kernel that can be resident at once on the current device (0 if the query
+ * fails). The shared-memory limit and the answer are per device (device_memo.cuh). */
 template <class Kernel>
 int sm90_max_clusters(int sm_count) {
-  static int cached = -1; /* idempotent: a race only repeats the query */
-  if (cached < 0) {
-    if (cudaFuncSetAttribute(sm90_gemm_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             Kernel::kSmemBytes) != cudaSuccess)
+  static tg_device_memo smem_raised, fit_plus_one; /* per device; fit + 1 once queried */
+  const int slot = tg_device_memo_slot();
+  const int known = tg_device_memo_get(&fit_plus_one, slot);
+  if (known) return known - 1;
+  if (tg_raise_smem_limit(&smem_raised, slot, (const void *)sm90_gemm_kernel<Kernel>, Kernel::kSmemBytes) !=
+      cudaSuccess)
+    return 0; /* the launcher fails; the library reports CUDA's error */
+  int n = sm_count / Kernel::kCluster;
+  if (Kernel::kCluster > 1) {
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr;
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = Kernel::kCluster;
+    attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
+    cfg.gridDim = dim3(Kernel::kCluster * n);
+    cfg.blockDim = dim3(Kernel::kThreads);
+    cfg.dynamicSmemBytes = Kernel::kSmemBytes;
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    int fit = 0;
+    if (cudaOccupancyMaxActiveClusters(&fit, sm90_gemm_kernel<Kernel>, &cfg) != cudaSuccess) {
+      (void)cudaGetLastError();
       return 0;
-    int n = sm_count / Kernel::kCluster;
-    if (Kernel::kCluster > 1) {
-      cudaLaunchConfig_t cfg = {};
-      cudaLaunchAttribute attr;
-      attr.id = cudaLaunchAttributeClusterDimension;
-      attr.val.clusterDim.x = Kernel::kCluster;
-      attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
-      cfg.gridDim = dim3(Kernel::kCluster * n);
-      cfg.blockDim = dim3(Kernel::kThreads);
-      cfg.dynamicSmemBytes = Kernel::kSmemBytes;
-      cfg.attrs = &attr;
-      cfg.numAttrs = 1;
-      int fit = 0;
-      if (cudaOccupancyMaxActiveClusters(&fit, sm90_gemm_kernel<Kernel>, &cfg) != cudaSuccess) {
-        (void)cudaGetLastError();
-        return 0;
-      }
-      if (fit < n) n = fit;
     }
-    cached = n;
+    if (fit < n) n = fit;
   }
-  return cached;
+  tg_device_memo_set(&fit_plus_one, slot, n + 1);
+  return n;
 }
 
 /* Stream-K only when the last wave of whole items would fill at most this share of the
