@@ -61,13 +61,45 @@ int sm90_max_clusters(int sm_count) {
 /* The speed of the stream-K part relative to whole tiles (above), for the planner. */
 #define TG_SM90_STREAM_K_SPEED 0.7
 
+/* A single partial wave (fewer items than clusters) is spread over every cluster only when it
+ * fills at most this share of them and the problem is memory-bound (below): then the loads, not
+ * the math, set the time, and a CTA's stages hold only so many bytes in flight, so twice the
+ * CTAs pull about twice the bytes at once. On compute-bound single waves the spread lost
+ * (H100, 2026-11-23: 1536³ 0.74 → 0.64× of cuBLAS). */
+#define TG_SM90_SPREAD_MAX_FILL_PERCENT 50
+/* ... over at most this many clusters per item: an item's finisher adds the partial sums of
+ * every other cluster that ran part of it, one tile of fp32 after another, so a deep single
+ * item spread over all 132 SMs would leave one CTA reading 131 tiles. */
+#define TG_SM90_SPREAD_MAX_SPLIT 4
+/* Multiply-adds and additions (flops) per byte of A, B and D at which the H100's tensor cores
+ * and its DRAM take equal time: 989 TFLOP/s dense bf16 against 3.35 TB/s. Below it a problem is
+ * memory-bound (decode: M = 1…128 tokens against 4096-wide weights sits at 1…120). */
+#define TG_SM90_RIDGE_FLOPS_PER_BYTE 295.0
+
+/* Whether streaming p's operands (and D) once from DRAM takes longer than its math. */
+static inline bool sm90_memory_bound(const tg_problem *p) {
+  const double m = (double)p->m, n = (double)p->n, k = (double)p->k;
+  const double ab_bytes = (double)tg_dtype_size(p->a_type) * (m * k + n * k);
+  const double d_bytes = (double)tg_dtype_size(p->d_type) * m * n * (p->read_c ? 2.0 : 1.0);
+  return 2.0 * m * n * k < TG_SM90_RIDGE_FLOPS_PER_BYTE * (ab_bytes + d_bytes);
+}
+
 /* First work item of the stream-K part of a cooperative launch over `clusters` clusters:
  * `items` (none) unless the last wave of whole items is mostly idle; then the last partial
  * wave and the full one before it, spread over all clusters, so every share holds over one
- * item. */
+ * item. A memory-bound single partial wave is spread whole (item 0) over all clusters. */
+/* Clusters a spread single wave of `items` runs on, of the `clusters` that fit. */
+static inline int64_t sm90_spread_clusters(int64_t items, int64_t clusters) {
+  return items * TG_SM90_SPREAD_MAX_SPLIT < clusters ? items * TG_SM90_SPREAD_MAX_SPLIT : clusters;
+}
+
 static inline int64_t sm90_stream_k_first(int64_t items, int64_t clusters, int64_t k_tiles,
-                                          int schedule) {
-  if (schedule != TG_SM90_COOPERATIVE || clusters <= 0 || items <= clusters) return items;
+                                          int schedule, bool memory_bound) {
+  if (schedule != TG_SM90_COOPERATIVE || clusters <= 0 || items <= 0) return items;
+  if (items < clusters) {
+    if (!memory_bound || items * 100 > clusters * TG_SM90_SPREAD_MAX_FILL_PERCENT) return items;
+    return items * k_tiles / sm90_spread_clusters(items, clusters) < TG_SM90_STREAM_K_MIN_SHARE ? items : 0;
+  }
   const int64_t rest = items % clusters, first = (items / clusters - 1) * clusters;
   if (rest == 0 || rest * 100 > clusters * TG_SM90_STREAM_K_MAX_LAST_WAVE_PERCENT) return items;
   if ((items - first) * k_tiles / clusters < TG_SM90_STREAM_K_MIN_SHARE) return items;
@@ -97,7 +129,8 @@ static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, in
 /* k-tiles of every item. */
 static inline int64_t sm90_k_tiles(const tg_problem *p) { return (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX; }
 
-/* A launch over `clusters` clusters: its items, its clusters, and its first stream-K item. */
+/* A launch on up to `clusters` clusters: its items, the clusters its stream-K part is cut for
+ * (all of them, or fewer for a spread single wave), and its first stream-K item. */
 struct Sm90Split {
   int64_t items, clusters, first;
 };
@@ -105,8 +138,8 @@ static inline Sm90Split sm90_split(const tg_problem *p, int bm, int bn, int cm, 
                                    int schedule) {
   Sm90Split s;
   s.items = sm90_items(p, bm, bn, cm, cn);
-  s.clusters = clusters;
-  s.first = sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule);
+  s.first = sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p));
+  s.clusters = s.first == 0 && s.items < clusters ? sm90_spread_clusters(s.items, clusters) : clusters;
   return s;
 }
 
@@ -130,7 +163,8 @@ static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cm,
 
 /* The planner's wave count (kernel.h's tg_waves_fn) on all of p's SMs: waves of whole items
  * (a pingpong cluster has one in flight per consumer warpgroup), a stream-K part (the last full
- * wave and a partial one) counted at its speed. */
+ * wave and a partial one, or a spread memory-bound single wave) counted at its speed. The
+ * planner's memory floor (plan_cost.c) bounds what the spread can gain. */
 static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
   const Sm90Split s = sm90_split_on_sms(p, bm, bn, cm, cn, schedule);
   if (s.clusters <= 0) return (double)s.items;
@@ -199,11 +233,15 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   const Sm90Split split = sm90_split(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN, clusters,
                                      Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
   Sm90StreamK sk = {split.first, (float *)p->workspace};
-  const int64_t ctas = (int64_t)clusters * Kernel::kCluster;
+  const int64_t ctas = split.clusters * Kernel::kCluster;
   if (sk.first_item < split.items &&
       (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags || sm90_capturing(stream)))
     sk.first_item = split.items; /* whole tiles only */
-  const int64_t grid = (split.items < clusters ? split.items : clusters) * Kernel::kCluster;
+  /* Whole items only: a cluster per item, up to the clusters that fit; stream-K: the clusters
+   * its shares are cut for (the kernel cuts them by its grid). */
+  const int64_t grid =
+      (sk.first_item < split.items ? split.clusters : split.items < clusters ? split.items : clusters) *
+      Kernel::kCluster;
 
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr;

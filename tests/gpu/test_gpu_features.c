@@ -377,6 +377,32 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
         if (run(&g, &o, "stream-K") == TG_CASE_PASS) ++ran;
       }
   }
+  /* A memory-bound single wave (decode: M far below the tile, TILE_COLS items against up to
+   * sm_count clusters) is spread over up to 4 clusters per item (TG_SM90_SPREAD_MAX_SPLIT):
+   * each finisher collects up to 3 partial sums, and shares start and end inside items. k is
+   * deep enough for every share to hold 4 k-tiles even on sm_count clusters. */
+  enum { DECODE_M = 40, DECODE_MIN_SHARE = 4 };
+  const int64_t decode_k_tiles = (DECODE_MIN_SHARE * sm_count + TILE_COLS - 1) / TILE_COLS;
+  for (int variant = 0; variant < VARIANTS; ++variant) {
+    if (variant == 2 && g_quick) continue;
+    tg_gemm g;
+    tg_case_options o;
+    const int64_t n = TILE_COLS * (int64_t)kinfo->tile_n - (variant >= 3 ? N_SHORT_ALIGNED : N_SHORT);
+    init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], DECODE_M, n, decode_k_tiles * k_tile - 24);
+    g.kernel = kinfo->name;
+    defaults(&o, 910000u + (uint64_t)variant);
+    o.allow_refusal = 1;
+    o.determinism = 1;
+    o.gpu_oracle = 1;
+    if (variant == 0 || variant == 3) o.exact = 1;
+    if (variant == 1) g.c_order = TG_COL_MAJOR;
+    if (variant == 2 || variant == 4) {
+      g.beta = 0.5;
+      g.epilogue = TG_EPI_BIAS_GELU;
+    }
+    if (variant == 2) g.c_type = g.d_type = TG_F32;
+    if (run(&g, &o, "stream-K decode") == TG_CASE_PASS) ++ran;
+  }
   printf("stream-K    %-28s %ld cases ran\n", kinfo->name, ran);
 }
 
