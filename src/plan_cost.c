@@ -23,6 +23,14 @@
  *   GELU add their own overheads (c_overhead_k, gelu_overhead_k), so heavy epilogues at short K
  *   also go to the rows that overlap them.
  * - Repacking reads and writes the operand once at memory speed.
+ * - Memory floor (a roofline): a plan cannot run faster than streaming A, B and D (and C) once
+ *   from DRAM, so the compute estimate above is combined with that time as
+ *   max(compute, memory) + overlap share × min(compute, memory); a row's scratch (stream-K
+ *   partial sums) counts as written and read once at L2's speed. Without it the model charged
+ *   memory-bound problems (decode: M of 1…128 against 4096-wide weights) by their math alone,
+ *   in which a 64-row split-K tile looks cheaper than a 128-row wgmma tile whose extra rows cost
+ *   nothing while the loads set the time (H100 tuning run of 2026-11-25: 64×4096×4096 split-K
+ *   34.8 µs, sm90_128x64x64 25.6 µs).
  */
 #include <string.h>
 
@@ -44,6 +52,19 @@
  * million in 218.5 µs, tuning run of 2026-11-22). Without it the heuristic took split-K rows
  * for small squares that the reduction makes slower (512³ bf16: 12.7 µs against 9.8 µs). */
 #define TG_SPLIT_K_REDUCTION_COST (3.0 * 2.5e6)
+
+/* Cost units per byte a plan must stream from DRAM: the unit is worth about 2.54 million per
+ * µs (above), and memory-bound GEMMs stream about 2.5 TB/s on the H100 (back-to-back launches
+ * of 64×14336×4096 bf16 on sm90_128x128x64: 117 MB in 46.7 µs, 2026-11-25). */
+#define TG_MEMORY_COST_PER_BYTE (2.54e6 / 2.5e6)
+/* ... and per byte that stays in L2 (a row's scratch: written, then read back soon by another
+ * CTA): L2 fed the SMs 7.3 TB/s on the H100 (4096³ with the math removed, docs/sm90.md). */
+#define TG_L2_COST_PER_BYTE (2.54e6 / 7.3e6)
+/* Share of the shorter of the two times (compute, memory) that does not overlap the longer:
+ * a CTA waits for its first loads and drains its last tile unoverlapped. Fitted to the same
+ * run: with it the replay of the decode shapes keeps every choice within 1.10× of the fastest
+ * sm90 row. */
+#define TG_ROOFLINE_OVERLAP_LOSS 0.2
 
 /* Throughput of a family on an architecture range relative to the fastest family there.
  * Families and architectures not listed run at 1.0. */
@@ -90,7 +111,17 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double efficiency = 1.0 - (1.0 - row_efficiency) * fill;
   const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? k->c_overhead_k : 0) +
                         (p->act == TG_ACT_GELU ? k->gelu_overhead_k : 0);
-  double cost = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
+  const double compute = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
+  const double batch = (double)p->batch;
+  const double streamed = batch * ((double)(p->m * p->k) * tg_dtype_size(p->a_type) +
+                                   (double)(p->k * p->n) * tg_dtype_size(p->b_type) +
+                                   (double)(p->m * p->n) * tg_dtype_size(p->d_type) * (p->read_c ? 2.0 : 1.0));
+  /* A single-kernel plan's scratch (sm90 stream-K partial sums, one tile per CTA) is written
+   * and read once on top, through L2 (split-K partials are counted below). */
+  const double scratch = splits == 1 && k->workspace ? TG_WRITE_AND_READ * (double)k->workspace(p) : 0.0;
+  const double memory = streamed * TG_MEMORY_COST_PER_BYTE + scratch * TG_L2_COST_PER_BYTE;
+  double cost = compute > memory ? compute + TG_ROOFLINE_OVERLAP_LOSS * memory
+                                 : memory + TG_ROOFLINE_OVERLAP_LOSS * compute;
   /* Partial sums written and read back once per split, spread over all SMs. */
   if (splits > 1)
     cost += TG_WRITE_AND_READ * TG_PARTIAL_BYTES * splits * (double)(p->m * p->n * p->batch) *
