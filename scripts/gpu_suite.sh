@@ -7,7 +7,8 @@
 #   scripts/gpu_suite.sh [stage...]     stages: build tests sanitize bench (default: all)
 # Environment: OUT (log folder, default ./out), BUILD (build folder, default build-gpu),
 #   SANITIZE_TOOLS (default "memcheck initcheck racecheck synccheck"),
-#   SANITIZE_RUNS (';'-separated test commands; default grid --quick, features, fuzz --cases 60),
+#   SANITIZE_RUNS (';'-separated test commands; default scripts/sanitize.sh's list),
+#   SANITIZE_JOBS (sanitizer runs at once, default 6),
 #   CMAKE_ARGS (extra configure arguments, e.g. -DTILEGEMM_FAMILIES=...),
 #   BENCH_ARGS (a file of `tilegemm bench` argument lines; default bench/suite_default.txt).
 set -u
@@ -50,10 +51,10 @@ fi
 if has sanitize; then
   # One sanitizer policy for every caller (scripts/sanitize.sh: racecheck takes the feature
   # suite's --quick cases); its lines join the summary, its logs land in $OUT.
+  # Its own list of runs unless SANITIZE_RUNS names others; six at a time.
   while IFS= read -r line; do note "sanitizer $line"; done < <(
     BUILD="$BUILD" OUT="$OUT" SANITIZE_TIMEOUT="${SANITIZE_TIMEOUT:-240}" \
-      SANITIZE_RUNS="${SANITIZE_RUNS:-test_gpu_grid --quick;test_gpu_features;test_gpu_fuzz --cases 60}" \
-      bash scripts/sanitize.sh)
+      SANITIZE_JOBS="${SANITIZE_JOBS:-6}" bash scripts/sanitize.sh)
 fi
 
 if has bench; then

@@ -7,8 +7,12 @@
 # SANITIZE_JOBS (runs at once, default 1: each is a process of its own on the one GPU, mostly
 # bound by the sanitizer's host-side work, so several share a 16-core machine well; summary
 # lines still come out in list order).
-# racecheck runs test_gpu_features with --quick (every code path, a quarter of the cases): the
-# full feature suite of one sm90 row did not finish under racecheck in 330 s.
+# racecheck: the sm90 feature suites outlast it even with --quick (six rows at once, none done in
+# 420 s, H100 2026-11-25), so for the sm90 rows it runs single `tilegemm bench` launches that take
+# each shared-memory path once instead (sm90_racecheck_launches below: multi-wave stream-K with
+# the plain epilogue, the FULL epilogue with C and bias+GELU, the memory-bound spread; 5-51 s
+# each); the other feature suites run with --quick. A run that starts with "tilegemm" is a CLI
+# launch, any other a test binary.
 set -u
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$PWD/out}
@@ -34,17 +38,35 @@ runs=(
   "test_ladder_edges"
 )
 if [ -n "${SANITIZE_RUNS:-}" ]; then IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"; fi
+
+# Three single launches per sm90 row (name:tile_m:tile_n), shaped as test_gpu_features's cases:
+# 12×12 tiles cut short at k = 209 (over a wave of items, the last one mostly idle: stream-K),
+# 300 × (2·tile_n + 8) × 200 with beta = 1 and bias+GELU, and M = 40 against 12 tiles of N at
+# k = 2792 (decode: the spread single wave).
+sm90_racecheck_launches() {
+  local row name tm tn
+  for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 \
+             sm90_pp_128x128x64:128:128 sm90_128x128x64:128:128 sm90_128x64x64:128:64; do
+    IFS=: read -r name tm tn <<<"$row"
+    local one="tilegemm bench --warmup 0 --iterations 1 --kernel $name --mnkl"
+    echo "$one $((12 * tm - 37)),$((12 * tn - 5)),209"
+    echo "$one 300,$((2 * tn + 8)),200 --beta 1 --epilogue bias-gelu"
+    echo "$one 40,$((12 * tn - 5)),2792"
+  done
+}
 JOBS=${SANITIZE_JOBS:-1}
 # One run: its log under $OUT, its summary line into $2.
 sanitize_one() {
   local tool=$1 line=$2 r=$3 extra=""
   [ "$tool" = memcheck ] && extra="--leak-check full"
   local name log start rc summary
-  name=$(echo "$r" | tr ' ' '_' | tr -d '-')
+  name=$(echo "$r" | tr ' ,' '__' | tr -d '-')
   log="$OUT/san_${tool}_${name}.log"
   start=$(date +%s)
+  local bin=$T/$r
+  case "$r" in tilegemm*) bin=$BUILD/$r ;; esac
   # shellcheck disable=SC2086
-  timeout "$LIMIT" compute-sanitizer --tool "$tool" $extra --error-exitcode 99 $T/$r >"$log" 2>&1
+  timeout "$LIMIT" compute-sanitizer --tool "$tool" $extra --error-exitcode 99 $bin >"$log" 2>&1
   rc=$?
   summary=$(grep -oE "ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard[^$]*" "$log" | tail -1)
   echo "$tool | $r | rc=$rc | ${summary:-no summary (timeout?)} | $(( $(date +%s) - start )) s" >"$line"
@@ -52,8 +74,18 @@ sanitize_one() {
 lines=$(mktemp -d)
 n=0
 for tool in ${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}; do
+  tool_runs=()
   for r in "${runs[@]}"; do
-    case "$tool $r" in "racecheck test_gpu_features"*) r="$r --quick" ;; esac
+    case "$tool $r" in
+      "racecheck test_gpu_features --kernel sm90_"*) continue ;; # the launches below stand in
+      "racecheck test_gpu_features"*) r="$r --quick" ;;
+    esac
+    tool_runs+=("$r")
+  done
+  if [ "$tool" = racecheck ] && [ -z "${SANITIZE_RUNS:-}" ]; then
+    while IFS= read -r r; do tool_runs+=("$r"); done < <(sm90_racecheck_launches)
+  fi
+  for r in "${tool_runs[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     sanitize_one "$tool" "$lines/$(printf %04d $n)" "$r" &
     n=$((n + 1))
