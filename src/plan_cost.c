@@ -112,14 +112,10 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? k->c_overhead_k : 0) +
                         (p->act == TG_ACT_GELU ? k->gelu_overhead_k : 0);
   const double compute = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
-  const double batch = (double)p->batch;
-  const double streamed = batch * ((double)(p->m * p->k) * tg_dtype_size(p->a_type) +
-                                   (double)(p->k * p->n) * tg_dtype_size(p->b_type) +
-                                   (double)(p->m * p->n) * tg_dtype_size(p->d_type) * (p->read_c ? 2.0 : 1.0));
   /* A single-kernel plan's scratch (sm90 stream-K partial sums, one tile per CTA) is written
    * and read once on top, through L2 (split-K partials are counted below). */
   const double scratch = splits == 1 && k->workspace ? TG_WRITE_AND_READ * (double)k->workspace(p) : 0.0;
-  const double memory = streamed * TG_MEMORY_COST_PER_BYTE + scratch * TG_L2_COST_PER_BYTE;
+  const double memory = tg_problem_min_bytes(p) * TG_MEMORY_COST_PER_BYTE + scratch * TG_L2_COST_PER_BYTE;
   double cost = compute > memory ? compute + TG_ROOFLINE_OVERLAP_LOSS * memory
                                  : memory + TG_ROOFLINE_OVERLAP_LOSS * compute;
   /* Partial sums written and read back once per split, spread over all SMs. */

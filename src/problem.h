@@ -66,6 +66,20 @@ typedef struct tg_problem {
  * most this many flag owners each). */
 #define TG_SYNC_FLAGS_PER_SM 4
 
+/* Bytes a request must move at least: A and B read once, D written once (and C read once when
+ * beta != 0), over every batch. With its flops (tg_problem_flops) it places a request on the
+ * roofline: the planner's memory floor and the sm90 launcher's memory-bound test both use it. */
+static inline double tg_problem_min_bytes(const tg_problem *p) {
+  const double m = (double)p->m, n = (double)p->n, k = (double)p->k;
+  return (double)p->batch * (m * k * (double)tg_dtype_size(p->a_type) + k * n * (double)tg_dtype_size(p->b_type) +
+                             m * n * (double)tg_dtype_size(p->d_type) * (p->read_c ? 2.0 : 1.0));
+}
+
+/* Multiply-adds counted as two flops, over every batch. */
+static inline double tg_problem_flops(const tg_problem *p) {
+  return 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)p->batch;
+}
+
 /* Activation applied last in the epilogue. */
 enum { TG_ACT_NONE = 0, TG_ACT_RELU = 1, TG_ACT_GELU = 2 };
 

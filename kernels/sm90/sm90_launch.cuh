@@ -78,21 +78,19 @@ int sm90_max_clusters(int sm_count) {
 
 /* Whether streaming p's operands (and D) once from DRAM takes longer than its math. */
 static inline bool sm90_memory_bound(const tg_problem *p) {
-  const double m = (double)p->m, n = (double)p->n, k = (double)p->k;
-  const double ab_bytes = (double)tg_dtype_size(p->a_type) * (m * k + n * k);
-  const double d_bytes = (double)tg_dtype_size(p->d_type) * m * n * (p->read_c ? 2.0 : 1.0);
-  return 2.0 * m * n * k < TG_SM90_RIDGE_FLOPS_PER_BYTE * (ab_bytes + d_bytes);
+  return tg_problem_flops(p) < TG_SM90_RIDGE_FLOPS_PER_BYTE * tg_problem_min_bytes(p);
 }
 
-/* First work item of the stream-K part of a cooperative launch over `clusters` clusters:
- * `items` (none) unless the last wave of whole items is mostly idle; then the last partial
- * wave and the full one before it, spread over all clusters, so every share holds over one
- * item. A memory-bound single partial wave is spread whole (item 0) over all clusters. */
 /* Clusters a spread single wave of `items` runs on, of the `clusters` that fit. */
 static inline int64_t sm90_spread_clusters(int64_t items, int64_t clusters) {
   return items * TG_SM90_SPREAD_MAX_SPLIT < clusters ? items * TG_SM90_SPREAD_MAX_SPLIT : clusters;
 }
 
+/* First work item of the stream-K part of a cooperative launch over `clusters` clusters:
+ * `items` (none) unless the last wave of whole items is mostly idle; then the last partial
+ * wave and the full one before it, spread over all clusters, so every share holds over one
+ * item. A memory-bound single partial wave is spread whole (item 0) over
+ * sm90_spread_clusters of them. */
 static inline int64_t sm90_stream_k_first(int64_t items, int64_t clusters, int64_t k_tiles,
                                           int schedule, bool memory_bound) {
   if (schedule != TG_SM90_COOPERATIVE || clusters <= 0 || items <= 0) return items;
@@ -237,11 +235,10 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   if (sk.first_item < split.items &&
       (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags || sm90_capturing(stream)))
     sk.first_item = split.items; /* whole tiles only */
-  /* Whole items only: a cluster per item, up to the clusters that fit; stream-K: the clusters
-   * its shares are cut for (the kernel cuts them by its grid). */
-  const int64_t grid =
-      (sk.first_item < split.items ? split.clusters : split.items < clusters ? split.items : clusters) *
-      Kernel::kCluster;
+  /* Stream-K: the clusters its shares are cut for (the kernel cuts them by its grid); whole
+   * items only: a cluster per item, up to the clusters that fit. */
+  const int64_t whole_item_clusters = split.items < clusters ? split.items : clusters;
+  const int64_t grid = (sk.first_item < split.items ? split.clusters : whole_item_clusters) * Kernel::kCluster;
 
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr;

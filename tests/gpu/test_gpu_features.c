@@ -326,6 +326,33 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
   free(D);
 }
 
+/* Stream-K cases share their variants: 0 exact, 1 transposed (f16), 2 f32 C and D with
+ * bias+GELU on misaligned rows (the general epilogue); 3 exact and 4 bf16 C with bias+GELU on
+ * 16-byte-aligned rows (the TMA epilogues, C loaded during the mainloop of a unit that then
+ * collects partial sums). n is the misaligned width; the aligned variants take
+ * n + N_SHORT - N_SHORT_ALIGNED. Every case runs twice, bit for bit. */
+enum { STREAM_K_VARIANTS = 5, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
+static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int variant, int64_t m,
+                                            int64_t n, int64_t k, uint64_t seed, const char *label) {
+  tg_gemm g;
+  tg_case_options o;
+  const int64_t n_v = variant >= 3 ? n + N_SHORT - N_SHORT_ALIGNED : n;
+  init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], m, n_v, k);
+  g.kernel = kinfo->name;
+  defaults(&o, seed);
+  o.allow_refusal = 1;
+  o.determinism = 1;
+  o.gpu_oracle = 1;
+  if (variant == 0 || variant == 3) o.exact = 1;
+  if (variant == 1) g.c_order = TG_COL_MAJOR; /* the transposed problem */
+  if (variant == 2 || variant == 4) {
+    g.beta = 0.5;
+    g.epilogue = TG_EPI_BIAS_GELU;
+  }
+  if (variant == 2) g.c_type = g.d_type = TG_F32;
+  return run(&g, &o, label);
+}
+
 /* Stream-K on the sm90 kernels. The shapes have 2a tile rows and TILE_COLS tile columns, a
  * chosen so that a·TILE_COLS items (clusters of 2 CTAs, sm_count/2 clusters) and 2a·TILE_COLS
  * (clusters of 1, sm_count) leave the last wave at most 40% full, for both cluster sizes:
@@ -334,47 +361,24 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
  * m and n stop short of the last tile's edge; k spans 4, 9 and 16 k-tiles (cut by the k edge,
  * a whole number of them, cut). Small-integer data makes the comparison bitwise (a partial sum
  * lost or added twice shows exactly); random data checks the bound, the transposed problem, and
- * C, bias and GELU through both the general and the TMA epilogue; every case runs twice, bit
- * for bit. The pingpong row
- * never splits: its cases check that it is unaffected. */
+ * C, bias and GELU through both the general and the TMA epilogue (run_stream_k_variant). The
+ * pingpong row never splits: its cases check that it is unaffected. */
 static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
   if (strcmp(kinfo->family, "sm90") != 0) return;
-  /* Variants: 0 exact, 1 transposed, 2 f32 C and D with bias+GELU (misaligned rows: the general
-   * epilogue); 3 exact and 4 bf16 C with bias+GELU on 16-byte-aligned rows (the TMA epilogues,
-   * C loaded during the mainloop of a unit that then collects partial sums). */
-  enum { TILE_COLS = 12, M_SHORT = 37, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2, VARIANTS = 5 };
+  enum { TILE_COLS = 12, M_SHORT = 37 };
   const int64_t k_tile = kinfo->tile_k;
   const int64_t ks[] = {4 * k_tile - 47, 9 * k_tile, 16 * k_tile - 24};
   const int64_t a_one_wave = (sm_count / 2 + 1 + TILE_COLS - 1) / TILE_COLS;
+  const int64_t n = TILE_COLS * (int64_t)kinfo->tile_n - N_SHORT;
   long ran = 0;
   for (int waves = 1; waves <= 2; ++waves) {
-    const int64_t a = waves * a_one_wave;
-    const int64_t m = 2 * a * kinfo->tile_m - M_SHORT, n = TILE_COLS * (int64_t)kinfo->tile_n - N_SHORT;
+    const int64_t m = 2 * waves * a_one_wave * kinfo->tile_m - M_SHORT;
     for (int i = 0; i < 3; ++i)
-      for (int variant = 0; variant < VARIANTS; ++variant) {
+      for (int variant = 0; variant < STREAM_K_VARIANTS; ++variant) {
         if (waves == 2 && i == 1) continue; /* the second shape at two k depths is enough */
         if (g_quick && i > 0) continue;      /* the cut k edge only */
-        tg_gemm g;
-        tg_case_options o;
-        const int64_t n_v = variant >= 3 ? n + N_SHORT - N_SHORT_ALIGNED : n;
-        init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], m, n_v, ks[i]);
-        g.kernel = kinfo->name;
-        defaults(&o, 900000u + (uint64_t)((waves - 1) * 100 + i * 10 + variant));
-        o.allow_refusal = 1;
-        o.determinism = 1;
-        o.gpu_oracle = 1;
-        if (variant == 0 || variant == 3) o.exact = 1;
-        if (variant == 1) g.c_order = TG_COL_MAJOR; /* the transposed problem */
-        if (variant == 2) {
-          g.c_type = g.d_type = TG_F32;
-          g.beta = 0.5;
-          g.epilogue = TG_EPI_BIAS_GELU;
-        }
-        if (variant == 4) {
-          g.beta = 0.5;
-          g.epilogue = TG_EPI_BIAS_GELU;
-        }
-        if (run(&g, &o, "stream-K") == TG_CASE_PASS) ++ran;
+        const uint64_t seed = 900000u + (uint64_t)((waves - 1) * 100 + i * 10 + variant);
+        if (run_stream_k_variant(kinfo, variant, m, n, ks[i], seed, "stream-K") == TG_CASE_PASS) ++ran;
       }
   }
   /* A memory-bound single wave (decode: M far below the tile, TILE_COLS items against up to
@@ -383,25 +387,11 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
    * deep enough for every share to hold 4 k-tiles even on sm_count clusters. */
   enum { DECODE_M = 40, DECODE_MIN_SHARE = 4 };
   const int64_t decode_k_tiles = (DECODE_MIN_SHARE * sm_count + TILE_COLS - 1) / TILE_COLS;
-  for (int variant = 0; variant < VARIANTS; ++variant) {
+  for (int variant = 0; variant < STREAM_K_VARIANTS; ++variant) {
     if (variant == 2 && g_quick) continue;
-    tg_gemm g;
-    tg_case_options o;
-    const int64_t n = TILE_COLS * (int64_t)kinfo->tile_n - (variant >= 3 ? N_SHORT_ALIGNED : N_SHORT);
-    init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], DECODE_M, n, decode_k_tiles * k_tile - 24);
-    g.kernel = kinfo->name;
-    defaults(&o, 910000u + (uint64_t)variant);
-    o.allow_refusal = 1;
-    o.determinism = 1;
-    o.gpu_oracle = 1;
-    if (variant == 0 || variant == 3) o.exact = 1;
-    if (variant == 1) g.c_order = TG_COL_MAJOR;
-    if (variant == 2 || variant == 4) {
-      g.beta = 0.5;
-      g.epilogue = TG_EPI_BIAS_GELU;
-    }
-    if (variant == 2) g.c_type = g.d_type = TG_F32;
-    if (run(&g, &o, "stream-K decode") == TG_CASE_PASS) ++ran;
+    if (run_stream_k_variant(kinfo, variant, DECODE_M, n, decode_k_tiles * k_tile - 24, 910000u + (uint64_t)variant,
+                             "stream-K decode") == TG_CASE_PASS)
+      ++ran;
   }
   printf("stream-K    %-28s %ld cases ran\n", kinfo->name, ran);
 }
