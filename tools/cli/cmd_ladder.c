@@ -41,7 +41,7 @@ static const char k_help[] =
     "\n"
     "Runs every rung of the kernel ladder that takes the dtype (f32: rungs 1-8 on the CUDA\n"
     "cores; f16/bf16: rungs 9 and up on the tensor cores), checks each against the fp64 GPU\n"
-    "oracle and times it side by side with cuBLASLt on the same buffers. Layouts: D row-major;\n"
+    "oracle and times it side by side with cuBLASLt on the same input sets. Layouts: D row-major;\n"
     "f32 computes C = A*B with A and B row-major, f16/bf16 C = A*B^T with both K-major.\n"
     "\n"
     "  --mnk M,N,K           problem size                              (default 4096,4096,4096)\n"

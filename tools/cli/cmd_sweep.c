@@ -17,7 +17,7 @@ static const char k_help[] =
     "usage: tilegemm sweep (--shapes FILE | --mnkl SPEC)... [options]\n"
     "\n"
     "Runs every shape in every type like `tilegemm bench --vs-cublas`: verified against the\n"
-    "fp64 GPU oracle, timed side by side with cuBLASLt on the same buffers. Writes one CSV row\n"
+    "fp64 GPU oracle, timed side by side with cuBLASLt on the same input sets. Writes one CSV row\n"
     "per run (bench's columns; label = the shape file's name) and a progress line per run on\n"
     "stderr. `python3 bench/plot.py FILE.csv --out DIR` draws the results.\n"
     "\n"
