@@ -13,15 +13,16 @@
 #include "sm90_tensor_map.h"
 
 /* Clusters of this kernel that can be resident at once on the current device (0 if the query
- * fails). The shared-memory limit and the answer are per device (device_memo.cuh). */
+ * fails), after raising its shared-memory limit there. Both are per device (device_memo.cuh);
+ * the answer's memo also records that the limit was raised, so it is raised once per device. */
 template <class Kernel>
 int sm90_max_clusters(int sm_count) {
-  static tg_device_memo smem_raised, fit_plus_one; /* per device; fit + 1 once queried */
+  static tg_device_memo fit_plus_one; /* per device; fit + 1 once queried */
   const int slot = tg_device_memo_slot();
   const int known = tg_device_memo_get(&fit_plus_one, slot);
   if (known) return known - 1;
-  if (tg_raise_smem_limit(&smem_raised, slot, (const void *)sm90_gemm_kernel<Kernel>, Kernel::kSmemBytes) !=
-      cudaSuccess)
+  if (cudaFuncSetAttribute(sm90_gemm_kernel<Kernel>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                           Kernel::kSmemBytes) != cudaSuccess)
     return 0; /* the launcher fails; the library reports CUDA's error */
   int n = sm_count / Kernel::kCluster;
   if (Kernel::kCluster > 1) {

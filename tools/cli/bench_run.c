@@ -8,7 +8,8 @@
  * for both hands the second the L2 lines the first just read: on the H100 at 1, 16 and
  * 64×4096×4096 (B is 32 MB of the 50 MB L2), cuBLAS took 13.0–14.2 µs right after our kernel
  * had read its set and 18.6–19.9 µs on a set neither had just read; compute-bound shapes did not
- * move (bench/results/cublas_cold_set_ab_h100.csv, 2026-11-25). Verification: D poisoned with NaN, one run, compared with the fp64 GPU oracle.
+ * move (bench/results/cublas_cold_set_ab_h100.csv, 2026-11-25).
+ * Verification: D poisoned with NaN, one run, compared with the fp64 GPU oracle.
  */
 #include "bench_run.h"
 
