@@ -5,6 +5,3 @@
 
 SM90_ROW_FUNCTIONS(128x256, 128, 256, 4, 2, 1, TG_SM90_COOPERATIVE, true)
 
-/* The same without a cluster (each CTA fetches all of B): the planner's and tuner's alternative
- * when clusters cannot be placed well. */
-SM90_ROW_FUNCTIONS(128x256_c1, 128, 256, 4, 1, 1, TG_SM90_COOPERATIVE, true)
