@@ -225,13 +225,22 @@ __device__ __forceinline__ void thread_flag_wait(const unsigned *flag, unsigned 
 /* Swizzle mode field (bits 62-63) of the 128-byte swizzle that TMA's SWIZZLE_128B produces. */
 #define TG_WGMMA_SWIZZLE_128B (1ull << 62)
 
+/* Descriptor fields count 16-byte units. */
+#define TG_WGMMA_DESC_UNIT_SHIFT 4
+/* The descriptor's high word (stride byte offset, swizzle mode). The low word holds the start
+ * address (bits 0-13) and the leading byte offset (bits 16-29): a byte offset within shared
+ * memory, >> TG_WGMMA_DESC_UNIT_SHIFT, adds to the low word alone, without carry, since shared
+ * addresses stay below 2^18. */
+#define TG_WGMMA_DESC_HIGH_MASK 0xffffffff00000000ull
+
 /* Descriptor of a tile in 128-byte-swizzled shared memory: start address, leading byte offset
  * (between 64-element blocks along M/N, MN-major tiles only) and stride byte offset (between
- * groups of 8 rows), all encoded >> 4. The tile must start 1024-byte aligned. */
+ * groups of 8 rows), all in 16-byte units. The tile must start 1024-byte aligned. */
 __device__ __forceinline__ uint64_t thread_wgmma_descriptor(uint32_t smem, uint32_t lbo,
                                                             uint32_t sbo) {
-  return (uint64_t)((smem & 0x3ffff) >> 4) | ((uint64_t)((lbo >> 4) & 0x3fff) << 16) |
-         ((uint64_t)((sbo >> 4) & 0x3fff) << 32) | TG_WGMMA_SWIZZLE_128B;
+  return (uint64_t)((smem & 0x3ffff) >> TG_WGMMA_DESC_UNIT_SHIFT) |
+         ((uint64_t)((lbo >> TG_WGMMA_DESC_UNIT_SHIFT) & 0x3fff) << 16) |
+         ((uint64_t)((sbo >> TG_WGMMA_DESC_UNIT_SHIFT) & 0x3fff) << 32) | TG_WGMMA_SWIZZLE_128B;
 }
 
 #endif /* TG_PTX_SM90_CUH */

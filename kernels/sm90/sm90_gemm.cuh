@@ -203,10 +203,6 @@ struct Sm90Gemm {
   /* Stream-K: the partial sums of one consumer warpgroup, stored element-major so that a
    * warp's 32 lanes write 128 consecutive bytes. */
   static constexpr int kSlotFloats = kRowBlocks * kAcc * TG_SM90_WARPGROUP;
-  /* A descriptor's address field counts 16-byte units. */
-  static constexpr int kDescriptorShift = 4;
-  /* The descriptor's high word: stride offset and swizzle mode. */
-  static constexpr uint64_t kDescriptorHighMask = 0xffffffff00000000ull;
   /* Descriptor steps per k16: 32 bytes along a K-major row, 16 rows of an MN-major box. */
   static constexpr uint32_t kAStep = A_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep = B_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
@@ -224,8 +220,6 @@ struct Sm90Gemm {
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
-  static_assert(kSmemBytes <= (1 << 18),
-                "stage descriptors advance in the 14-bit address field (2^18 bytes) without carry");
   static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
   static_assert(TG_SM90_PRODUCER_REGS * TG_SM90_WARPGROUP +
                         TG_SM90_CONSUMER_REGS * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <= 65536,
@@ -482,12 +476,11 @@ struct Sm90Gemm {
                                (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
       WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
       /* Descriptors of this warpgroup's A rows and of B in stage 0, split into the high word
-       * (offsets and swizzle, the same for every tile here) and the low word (address and
-       * leading offset), to which stage and k steps add without carry. */
+       * (the same for both) and the low words, to which stage and k steps add (ptx_sm90.cuh). */
       const uint64_t desc_a = thread_wgmma_descriptor(base + wg_rows0 * TG_SM90_ROW_BYTES, TG_SM90_BOX_BYTES,
                                                       TG_SM90_SWIZZLE_ATOM);
       const uint64_t desc_b = thread_wgmma_descriptor(base + kTileABytes, TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM);
-      const uint64_t desc_hi = desc_a & kDescriptorHighMask;
+      const uint64_t desc_hi = desc_a & TG_WGMMA_DESC_HIGH_MASK;
       const uint32_t desc_a_lo = (uint32_t)desc_a, desc_b_lo = (uint32_t)desc_b;
       /* FULL with C: each warp's first group of C is loaded during the mainloop's last k-tiles. */
       const bool c_ahead = EPILOGUES == TG_SM90_EPILOGUES_REST && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
@@ -508,7 +501,7 @@ struct Sm90Gemm {
            * the stage lands; only their low words (the address field) move. 81 instructions per
            * k-tile instead of 93 (128×256, bf16); same-binary A/B on the H100: 3072³ 0.955 →
            * 0.960× cuBLAS, 1536³ 0.788 → 0.791×, the issue's shapes unchanged within noise. */
-          const uint32_t stage_step = s * (kStageBytes >> kDescriptorShift);
+          const uint32_t stage_step = s * (kStageBytes >> TG_WGMMA_DESC_UNIT_SHIFT);
           const uint32_t da0 = desc_a_lo + stage_step, db0 = desc_b_lo + stage_step;
           thread_mbarrier_wait(full + 8 * s, phase);
           warpgroup_fence();
@@ -517,8 +510,9 @@ struct Sm90Gemm {
 #pragma unroll
             for (int rb = 0; rb < kRowBlocks; ++rb) {
               /* K-major A: the block's 64 rows; MN-major A: its 64-column box. */
-              const uint32_t da = da0 + ((rb * TG_SM90_WGMMA_M * TG_SM90_ROW_BYTES + ks * kAStep) >> kDescriptorShift);
-              const uint32_t db = db0 + ((ks * kBStep) >> kDescriptorShift);
+              const uint32_t da =
+                  da0 + ((rb * TG_SM90_WGMMA_M * TG_SM90_ROW_BYTES + ks * kAStep) >> TG_WGMMA_DESC_UNIT_SHIFT);
+              const uint32_t db = db0 + ((ks * kBStep) >> TG_WGMMA_DESC_UNIT_SHIFT);
               E::template mma<BN, A_KMAJOR ? 0 : 1, B_KMAJOR ? 0 : 1>(acc[rb], desc_hi | da, desc_hi | db,
                                                                    ks > 0 || kt > u.kt_begin);
             }
