@@ -25,8 +25,9 @@
  *   - The epilogue runs on the accumulators in registers and leaves through shared memory by
  *     TMA stores, for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
  *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
- *     applied in registers (Sm90Epilogue). Each config is compiled twice, with the common
- *     epilogues (no C, no GELU) and with the rest, so neither kernel carries the other's code.
+ *     applied in registers (Sm90Epilogue). Each config is compiled three times (Sm90EpilogueSet):
+ *     the common epilogues (no C, no GELU) into D of the inputs' type, the same into the other D
+ *     types, and the rest, so no kernel carries another's code.
  *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
@@ -106,15 +107,23 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
  * holding all of them (300 KB of code) ran the plain epilogue 0.5–0.8% slower at 8192×8192×1024
  * and bias+ReLU 0.8% slower at 4096³ than holding PLAIN, BIAS_RELU and GENERAL (160 KB), and a
  * build with the plain ones alone ran 0.3–0.6% faster still (H100). So each config is built
- * twice: LEAN for the common requests, REST for the others. */
+ * three times: LEAN for the common requests, D of the inputs' type (63 KB of code for 128×256);
+ * CAST for the same epilogues into the other two D types (98 KB); REST for the others (206 KB).
+ * Splitting the D types out of LEAN (which held all three, 129 KB), same-call A/B against the
+ * two-set build on the H100, bf16 unless noted: 8192×8192×1024 1.000 → 1.004× cuBLAS (f16 0.963
+ * → 0.966×), 4096³ 0.987 → 0.988×, 2048³ 0.916 → 0.927×, bias+ReLU 0.945 → 0.958× (4096³) and
+ * 0.863 → 0.876× (8192×8192×1024); f32 D, beta = 1 and bias+GELU unchanged. Moving the other D
+ * types into REST instead of a set of their own cost them and FULL 0.4–0.9%. */
 enum Sm90EpilogueSet {
-  TG_SM90_EPILOGUES_LEAN = 0, /* PLAIN and BIAS_RELU */
-  TG_SM90_EPILOGUES_REST = 1, /* FULL and GENERAL */
+  TG_SM90_EPILOGUES_LEAN = 0, /* PLAIN and BIAS_RELU, D of the inputs' type */
+  TG_SM90_EPILOGUES_CAST = 1, /* PLAIN and BIAS_RELU, D of another type */
+  TG_SM90_EPILOGUES_REST = 2, /* FULL and GENERAL */
 };
 
-__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class) {
-  return epilogue_class == TG_SM90_EPI_PLAIN || epilogue_class == TG_SM90_EPI_BIAS_RELU ? TG_SM90_EPILOGUES_LEAN
-                                                                                        : TG_SM90_EPILOGUES_REST;
+/* d_is_input_type: D has A's and B's element type (f16 or bf16). */
+__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class, bool d_is_input_type) {
+  if (epilogue_class != TG_SM90_EPI_PLAIN && epilogue_class != TG_SM90_EPI_BIAS_RELU) return TG_SM90_EPILOGUES_REST;
+  return d_is_input_type ? TG_SM90_EPILOGUES_LEAN : TG_SM90_EPILOGUES_CAST;
 }
 
 /* Stream-K part of a launch (sm90_stream_k_first decides it on the host): work items
@@ -125,8 +134,9 @@ struct Sm90StreamK {
   float *partials;
 };
 
-/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
+/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. kDType: the element type. */
 struct Sm90F16 {
+  static constexpr int kDType = TG_F16;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
@@ -137,6 +147,7 @@ struct Sm90F16 {
 };
 
 struct Sm90BF16 {
+  static constexpr int kDType = TG_BF16;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
@@ -215,7 +226,9 @@ struct Sm90Gemm {
   static_assert(kAShareRows <= 256, "a TMA box spans at most 256 rows");
   static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
-  static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_REST, "unknown epilogue set");
+  static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_CAST ||
+                    EPILOGUES == TG_SM90_EPILOGUES_REST,
+                "unknown epilogue set");
   static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
@@ -585,13 +598,21 @@ struct Sm90Gemm {
   if (p.d_type == TG_BF16) TG_SM90_EPILOGUE_TMA(TG_BF16, cls_);       \
   else if (p.d_type == TG_F16) TG_SM90_EPILOGUE_TMA(TG_F16, cls_);    \
   else TG_SM90_EPILOGUE_TMA(TG_F32, cls_)
+/* The D types other than the inputs' (CAST). */
+#define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
+  if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_);                               \
+  else TG_SM90_EPILOGUE_TMA(E::kDType == TG_F16 ? TG_BF16 : TG_F16, cls_)
     if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
-      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_PLAIN);
-      else TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_BIAS_RELU);
+      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TMA(E::kDType, TG_SM90_EPI_PLAIN);
+      else TG_SM90_EPILOGUE_TMA(E::kDType, TG_SM90_EPI_BIAS_RELU);
+    } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_CAST) {
+      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_PLAIN);
+      else TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_BIAS_RELU);
     } else {
       if (cls == TG_SM90_EPI_FULL) TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_FULL);
       else epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
     }
+#undef TG_SM90_EPILOGUE_OTHER_TYPES
 #undef TG_SM90_EPILOGUE_TYPES
 #undef TG_SM90_EPILOGUE_TMA
   }
