@@ -134,9 +134,9 @@ struct Sm90StreamK {
   float *partials;
 };
 
-/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. kDType: the element type. */
+/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. kInputType: A's and B's element type. */
 struct Sm90F16 {
-  static constexpr int kDType = TG_F16;
+  static constexpr int kInputType = TG_F16;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
@@ -147,7 +147,7 @@ struct Sm90F16 {
 };
 
 struct Sm90BF16 {
-  static constexpr int kDType = TG_BF16;
+  static constexpr int kInputType = TG_BF16;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
@@ -601,10 +601,10 @@ struct Sm90Gemm {
 /* The D types other than the inputs' (CAST). */
 #define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
   if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_);                               \
-  else TG_SM90_EPILOGUE_TMA(E::kDType == TG_F16 ? TG_BF16 : TG_F16, cls_)
+  else TG_SM90_EPILOGUE_TMA(E::kInputType == TG_F16 ? TG_BF16 : TG_F16, cls_)
     if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
-      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TMA(E::kDType, TG_SM90_EPI_PLAIN);
-      else TG_SM90_EPILOGUE_TMA(E::kDType, TG_SM90_EPI_BIAS_RELU);
+      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_PLAIN);
+      else TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_BIAS_RELU);
     } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_CAST) {
       if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_PLAIN);
       else TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_BIAS_RELU);

@@ -275,7 +275,7 @@ tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
 /* The kernel compiled with p's epilogue (Sm90EpilogueSet). */
 template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
-  const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kDType);
+  const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType);
   if (set == TG_SM90_EPILOGUES_LEAN)
     return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, stream);
   if (set == TG_SM90_EPILOGUES_CAST)
