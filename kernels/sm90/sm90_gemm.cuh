@@ -594,14 +594,13 @@ struct Sm90Gemm {
     const int cls = sm90_epilogue_class(p);
 #define TG_SM90_EPILOGUE_TMA(dt, cls_) \
   epilogue_tma<dt, cls_>(p, map_d, map_c, acc, bat, tm, tn, wg_rows0, warp, lane, staging, chunks, c_bar, c_loads, c_loaded)
-#define TG_SM90_EPILOGUE_TYPES(cls_)                                  \
-  if (p.d_type == TG_BF16) TG_SM90_EPILOGUE_TMA(TG_BF16, cls_);       \
-  else if (p.d_type == TG_F16) TG_SM90_EPILOGUE_TMA(TG_F16, cls_);    \
-  else TG_SM90_EPILOGUE_TMA(TG_F32, cls_)
-/* The D types other than the inputs' (CAST). */
+/* The D types other than the inputs' (CAST's), and all three (REST's). */
 #define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
   if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_);                               \
   else TG_SM90_EPILOGUE_TMA(E::kInputType == TG_F16 ? TG_BF16 : TG_F16, cls_)
+#define TG_SM90_EPILOGUE_TYPES(cls_)                                                        \
+  if (p.d_type == E::kInputType) TG_SM90_EPILOGUE_TMA(E::kInputType, cls_);                 \
+  else TG_SM90_EPILOGUE_OTHER_TYPES(cls_)
     if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
       if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_PLAIN);
       else TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_BIAS_RELU);
@@ -612,8 +611,8 @@ struct Sm90Gemm {
       if (cls == TG_SM90_EPI_FULL) TG_SM90_EPILOGUE_TYPES(TG_SM90_EPI_FULL);
       else epilogue_staged_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
     }
-#undef TG_SM90_EPILOGUE_OTHER_TYPES
 #undef TG_SM90_EPILOGUE_TYPES
+#undef TG_SM90_EPILOGUE_OTHER_TYPES
 #undef TG_SM90_EPILOGUE_TMA
   }
 
