@@ -39,7 +39,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
   snprintf(buf, n,
            "m=%lld n=%lld k=%lld batch=%lld A=%s/%c lda=%lld B=%s/%c ldb=%lld C=%s D=%s/%c "
            "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
-           "bias=%s kernel=%s seed=%llu exact=%d offsets=%lld,%lld,%lld,%lld in-place=%d",
+           "bias=%s kernel=%s seed=%llu exact=%d offsets=%lld,%lld,%lld,%lld,%lld in-place=%d",
            (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
            tg_dtype_name(g->a_type), g->a_order ? 'C' : 'R', (long long)g->lda,
            tg_dtype_name(g->b_type), g->b_order ? 'C' : 'R', (long long)g->ldb,
@@ -50,7 +50,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            (unsigned)g->epilogue <= 5 ? ep[g->epilogue] : "?", tg_dtype_name(g->bias_type),
            g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, o->exact,
            (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
-           (long long)o->offset[3], o->c_is_d);
+           (long long)o->offset[3], (long long)o->offset[4], o->c_is_d);
 }
 
 static tg_case_outcome fail(char *msg, size_t n, const tg_gemm *g, const tg_case_options *o,
@@ -169,7 +169,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       alloc_image(&im[OP_B], spans[OP_B], es[OP_B], o->offset[1], rogue_b) ||
       (!o->c_is_d && alloc_image(&im[OP_C], spans[OP_C], es[OP_C], o->offset[2], rogue_c)) ||
       alloc_image(&im[OP_D], spans[OP_D], es[OP_D], o->offset[3], D_PADDING_BYTE) ||
-      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], 0, 0)) {
+      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], 0)) {
     out = fail(msg, n, &g, o, "allocation failed");
     goto done;
   }
@@ -198,7 +198,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   const void *aptr = im[OP_A].dev + im[OP_A].data_at;
   const void *bptr = im[OP_B].dev + im[OP_B].data_at;
   const void *cptr = o->c_is_d ? dptr : (const void *)(im[OP_C].dev + im[OP_C].data_at);
-  g.bias = has_bias ? im[OP_BIAS].dev : NULL;
+  g.bias = has_bias ? im[OP_BIAS].dev + im[OP_BIAS].data_at : NULL;
   if (o->null_unread) {
     if (g.alpha == 0.0 || g.k == 0) aptr = bptr = NULL;
     if (g.beta == 0.0) cptr = NULL;
@@ -299,7 +299,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       const unsigned char *c_host = o->c_is_d ? im[OP_D].host + im[OP_D].data_at
                                               : im[OP_C].host + im[OP_C].data_at;
       tg_cpu_reference(&g, im[OP_A].host + im[OP_A].data_at, im[OP_B].host + im[OP_B].data_at,
-                       c_host, im[OP_BIAS].host, ref, mag);
+                       c_host, im[OP_BIAS].host + im[OP_BIAS].data_at, ref, mag);
     }
     tg_verify_result v;
     tg_tolerance tol = tg_tolerance_make(&g, o->exact);

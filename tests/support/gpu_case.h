@@ -16,7 +16,7 @@ typedef struct tg_case_options {
   uint64_t seed;
   int exact;              /* small-integer data, bitwise comparison */
   int pad_ld;             /* where an ld is 0 (packed), use packed + pad_ld instead */
-  int64_t offset[4];      /* A, B, C, D pointers moved by this many elements (alignment tests) */
+  int64_t offset[5];      /* A, B, C, D and bias pointers moved by this many elements (alignment tests) */
   int c_is_d;             /* C and D are the same buffer (in place) */
   int determinism;        /* run twice; outputs must be bitwise identical */
   int allow_refusal;      /* NOT_SUPPORTED / MISALIGNED is an accepted answer */
