@@ -188,8 +188,9 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
 }
 
 /* The bias of the J column pairs (col + 8j, col + 8j + 1), col even, that a thread finishes in
- * one chunk of an unrolled epilogue (the sm90 TMA-store epilogue into f32 D; 16-bit D takes the
- * whole tile's at the end of the mainloop), for a request bias of D's type DT: all loaded before any is
+ * one chunk of an unrolled epilogue (the sm90 TMA-store epilogue; bias+ReLU into 16-bit D takes
+ * the whole tile's at the end of the mainloop instead), for a request bias of D's type DT: all
+ * loaded before any is
  * used, so a chunk costs one memory round trip instead of one per pair (H100, 4096³ bf16
  * bias+ReLU: 0.885× cuBLAS with a guarded load per element), one load per pair where the pairs
  * are aligned and inside the matrix. Elsewhere (edge tiles, whose stores the caller clips) each
@@ -247,7 +248,8 @@ __device__ __forceinline__ void thread_epilogue_pair_finish(const tg_problem &p,
 
 /* ReLU, then rounding to nearest into a packed pair of DT (f16 or bf16), v0 in the low half: one
  * conversion instruction (cvt's .relu clamps negative results to zero), the same values as
- * thread_relu_f32 followed by thread_pack2_16bit, since rounding keeps signs and zero. */
+ * thread_relu_f32 followed by thread_pack2_16bit, since rounding keeps signs and zero, up to the
+ * sign of zero: −0 comes out +0 (checked bit for bit on an H100, NaN payloads included). */
 template <int DT>
 __device__ __forceinline__ uint32_t thread_pack2_16bit_relu(float v0, float v1) {
   static_assert(DT == TG_F16 || DT == TG_BF16, "16-bit types only");

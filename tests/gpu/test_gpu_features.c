@@ -256,6 +256,7 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   for (int e = 0; e < 2; ++e)
     for (int o = 0; o < 3; ++o)
       for (int sh = 0; sh < n_shapes; ++sh) {
+        if (g_quick && sh != (e + o) % n_shapes) continue; /* --quick: one shape each */
         tg_gemm g;
         tg_case_options opt;
         init(&g, &k_types[3], shapes[sh][0], shapes[sh][1], shapes[sh][2]); /* bf16 inputs */
@@ -346,9 +347,10 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
 /* Stream-K cases share their variants: 0 exact, 1 transposed (f16), 2 f32 C and D with
  * bias+GELU on misaligned rows (the general epilogue); 3 exact and 4 bf16 C with bias+GELU on
  * 16-byte-aligned rows (the TMA epilogues, C loaded during the mainloop of a unit that then
- * collects partial sums). n is the misaligned width; the aligned variants take
+ * collects partial sums); 5 exact bias+ReLU into bf16 on aligned rows (the tile's bias loaded
+ * before the partial sums are collected). n is the misaligned width; the aligned variants take
  * n + N_SHORT - N_SHORT_ALIGNED. Every case runs twice, bit for bit. */
-enum { STREAM_K_VARIANTS = 5, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
+enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
 static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int variant, int64_t m,
                                             int64_t n, int64_t k, uint64_t seed, const char *label) {
   tg_gemm g;
@@ -360,7 +362,8 @@ static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int var
   o.allow_refusal = 1;
   o.determinism = 1;
   o.gpu_oracle = 1;
-  if (variant == 0 || variant == 3) o.exact = 1;
+  if (variant == 0 || variant == 3 || variant == 5) o.exact = 1;
+  if (variant == 5) g.epilogue = TG_EPI_BIAS_RELU;
   if (variant == 1) g.c_order = TG_COL_MAJOR; /* the transposed problem */
   if (variant == 2 || variant == 4) {
     g.beta = 0.5;

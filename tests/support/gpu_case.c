@@ -164,12 +164,13 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_b = is_int(g.b_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_c = is_int(g.c_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
+  const unsigned char rogue_bias = is_int(g.bias_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
 
   if (alloc_image(&im[OP_A], spans[OP_A], es[OP_A], o->offset[0], rogue_a) ||
       alloc_image(&im[OP_B], spans[OP_B], es[OP_B], o->offset[1], rogue_b) ||
       (!o->c_is_d && alloc_image(&im[OP_C], spans[OP_C], es[OP_C], o->offset[2], rogue_c)) ||
       alloc_image(&im[OP_D], spans[OP_D], es[OP_D], o->offset[3], D_PADDING_BYTE) ||
-      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], 0)) {
+      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], rogue_bias)) {
     out = fail(msg, n, &g, o, "allocation failed");
     goto done;
   }
