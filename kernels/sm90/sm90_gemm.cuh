@@ -597,9 +597,10 @@ struct Sm90Gemm {
    * (ptxas: 1.2k local-memory instructions in 128×256 CAST with f32 words, 0.5k in REST with
    * 16-bit ones). */
   static constexpr int kBiasWords = BN / 8;
-  static constexpr bool kTileBias = EPILOGUES != TG_SM90_EPILOGUES_REST;
+  /* REST never runs BIAS_RELU; saying so at compile time keeps the loader out of its code. */
   __device__ static bool tile_bias_wanted(const tg_problem &p) {
-    return kTileBias && p.d_type != TG_F32 && sm90_epilogue_class(p) == TG_SM90_EPI_BIAS_RELU;
+    return EPILOGUES != TG_SM90_EPILOGUES_REST && p.d_type != TG_F32 &&
+           sm90_epilogue_class(p) == TG_SM90_EPI_BIAS_RELU;
   }
   __device__ static void thread_load_tile_bias(const tg_problem &p, int64_t tn, int lane,
                                                uint32_t (&word)[kBiasWords]) {
@@ -900,7 +901,7 @@ struct Sm90Gemm {
         /* The chunk's bias pairs: BIAS_RELU's into 16-bit D came with the mainloop; the others
          * are loaded here, before the wait below, to overlap it. */
         float bias[kBlocksPerChunk][2];
-        if constexpr (ES == 2 && EPI == TG_SM90_EPI_BIAS_RELU && kTileBias) {
+        if constexpr (ES == 2 && EPI == TG_SM90_EPI_BIAS_RELU) {
 #pragma unroll
           for (int jj = 0; jj < kBlocksPerChunk; ++jj)
             thread_unpack2_16bit<DT>(bias_words[c * kBlocksPerChunk + jj], bias[jj]);
