@@ -17,7 +17,8 @@
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
  *     producer already fills the next tile's stages while the consumers run the epilogue. Every
  *     other wave walks k backwards, and every other group of tile rows the columns, so each
- *     starts on the operand slabs its predecessor read last, while L2 still holds them.
+ *     starts on the operand slabs its predecessor read last, while L2 still holds them. Clusters
+ *     with one tile fewer start half a tile late, so that not every CTA stores D at once.
  *   - Stream-K for a mostly idle last wave (cooperative schedule; sm90_launch.cuh says when it
  *     pays): the k-tiles of that wave and of the full one before it are spread evenly over all
  *     clusters; a tile cut between clusters is finished by the one that ran its first k-tiles,
@@ -315,6 +316,26 @@ struct Sm90Gemm {
     return (nth & 1) && u.kt_begin == 0 && u.kt_end == k_tiles;
   }
 
+  /* Staggered start (producer thread, before its first load): where the items do not divide
+   * evenly among the clusters, the clusters with one item fewer (c >= items mod clusters) start
+   * about half a tile late. They would idle that long at the end anyway; meanwhile the two
+   * groups of clusters run their epilogues, whose stores compete with every CTA's next operand
+   * loads, half a tile apart instead of all at once. A delay of a whole tile brings them back in
+   * step and gains nothing (diagnostic build). Same-call A/B on the H100, two repeats:
+   * 8192×8192×1024 f16 0.963–0.965 → 0.972× cuBLAS, bf16 1.003 → 1.010–1.011×, 4096³ bf16
+   * 0.988–0.989 → 0.995×, f16 0.989–0.991 → 0.997–0.998×. The delay counts cycles: half a
+   * tile's k-tiles at kStaggerCyclesPerKTile each, scaled to the tile's area (a k-tile's math
+   * is). Multi-wave cooperative launches without stream-K only; the results do not depend on it. */
+  static constexpr long long kStaggerCyclesPerKTile = 1500; /* a 128×256 k-tile with its share of the epilogue, H100 */
+  static constexpr long long kStaggerHalfTileCyclesPerKTile = kStaggerCyclesPerKTile * BM * BN / (128 * 256) / 2;
+  __device__ static void thread_stagger_start(int64_t items, int64_t first, int64_t clusters, int k_tiles) {
+    const int64_t rem = items % clusters;
+    if (items < 2 * clusters || rem == 0 || first < rem) return;
+    const long long delay = kStaggerHalfTileCyclesPerKTile * k_tiles, t0 = clock64();
+    while (clock64() - t0 < delay) {
+    }
+  }
+
   /* Cluster c's share of the stream-K iterations: [c·T/C, (c+1)·T/C) of T, relative to the
    * first stream-K iteration; sk_owner(x) is the cluster whose share holds iteration x. */
   __device__ static int64_t sk_share_begin(int64_t c, int64_t clusters, int64_t sk_iters) {
@@ -457,6 +478,7 @@ struct Sm90Gemm {
       if (threadIdx.x == 0) {
         thread_tma_prefetch_descriptor(map_a);
         thread_tma_prefetch_descriptor(map_b);
+        if (!kPingpong && sk.first_item >= items) thread_stagger_start(items, first, step, k_tiles);
         uint32_t it = 0, nth = 0;
         WorkList work = work_list(sk, items, k_tiles, first, step, first, step);
         for (Unit u; work.next(u); ++nth) {
