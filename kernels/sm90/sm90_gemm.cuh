@@ -323,14 +323,18 @@ struct Sm90Gemm {
    * loads, half a tile apart instead of all at once. A delay of a whole tile brings them back in
    * step and gains nothing (diagnostic build). Same-call A/B on the H100, two repeats:
    * 8192×8192×1024 f16 0.963–0.965 → 0.972× cuBLAS, bf16 1.003 → 1.010–1.011×, 4096³ bf16
-   * 0.988–0.989 → 0.995×, f16 0.989–0.991 → 0.997–0.998×. The delay counts cycles: half a
+   * 0.988–0.989 → 0.995×, f16 0.989–0.991 → 0.997–0.998×; on a second H100, 4096³ +0.3% both
+   * types, 8192×8192×1024 bf16 −0.5%, f16 unchanged (docs/sm90.md). The delay counts cycles: half a
    * tile's k-tiles at kStaggerCyclesPerKTile each, scaled to the tile's area (a k-tile's math
-   * is). Multi-wave cooperative launches without stream-K only; the results do not depend on it. */
-  static constexpr long long kStaggerCyclesPerKTile = 1500; /* a 128×256 k-tile with its share of the epilogue, H100 */
-  static constexpr long long kStaggerHalfTileCyclesPerKTile = kStaggerCyclesPerKTile * BM * BN / (128 * 256) / 2;
-  __device__ static void thread_stagger_start(int64_t items, int64_t first, int64_t clusters, int k_tiles) {
+   * is). Multi-wave cooperative launches without stream-K only (stream-K evens the shares out);
+   * the results do not depend on it. */
+  static constexpr long long kStaggerCyclesPerKTile = 1500; /* a k-tile of kStaggerTileArea, with its share of the epilogue, H100 */
+  static constexpr long long kStaggerTileArea = 128 * 256;
+  static constexpr long long kStaggerHalfTileCyclesPerKTile = kStaggerCyclesPerKTile * BM * BN / kStaggerTileArea / 2;
+  __device__ static void thread_stagger_start(const Sm90StreamK &sk, int64_t items, int64_t first, int64_t clusters,
+                                              int k_tiles) {
     const int64_t rem = items % clusters;
-    if (items < 2 * clusters || rem == 0 || first < rem) return;
+    if (kPingpong || sk.first_item < items || items < 2 * clusters || rem == 0 || first < rem) return;
     const long long delay = kStaggerHalfTileCyclesPerKTile * k_tiles, t0 = clock64();
     while (clock64() - t0 < delay) {
     }
@@ -478,7 +482,7 @@ struct Sm90Gemm {
       if (threadIdx.x == 0) {
         thread_tma_prefetch_descriptor(map_a);
         thread_tma_prefetch_descriptor(map_b);
-        if (!kPingpong && sk.first_item >= items) thread_stagger_start(items, first, step, k_tiles);
+        thread_stagger_start(sk, items, first, step, k_tiles);
         uint32_t it = 0, nth = 0;
         WorkList work = work_list(sk, items, k_tiles, first, step, first, step);
         for (Unit u; work.next(u); ++nth) {
