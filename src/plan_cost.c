@@ -8,7 +8,8 @@
  *          fill = min(1, CTAs ÷ slots)
  *
  * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
- *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
+ *   partial wave costs a whole one. Tiles count in whole clusters (a row's cluster_m ×
+ *   cluster_n): a cluster cut short at an edge is launched whole, its spare CTA holding an SM. This is what makes small M·N prefer small tiles and, when
  *   K is large, split-K rows (more CTAs over the same SMs).
  * - efficiency (registry row, percent) is a row's measured throughput of a full wave relative
  *   to the best row of its family; family speed (below) puts the families on one scale per
@@ -101,7 +102,9 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const double row_efficiency = (k->efficiency ? k->efficiency : TG_PERCENT) / TG_PERCENT;
   const double speed = tg_plan_family_speed(k->family, p->sm);
   const double splits = plan->splits > 0 ? plan->splits : 1;
-  const double tiles = ceil_div((double)p->m, tm) * ceil_div((double)p->n, tn);
+  /* Tiles launched: a cluster at an edge is launched whole (its spare CTA holds an SM idle). */
+  const double cm = k->cluster_m > 1 ? k->cluster_m : 1, cn = k->cluster_n > 1 ? k->cluster_n : 1;
+  const double tiles = ceil_div(ceil_div((double)p->m, tm), cm) * cm * ceil_div(ceil_div((double)p->n, tn), cn) * cn;
   const double ctas = tiles * (double)p->batch * splits;
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);

@@ -31,6 +31,8 @@
  *     the common epilogues (no C, no GELU) into D of the inputs' type, the same into the other D
  *     types, and the rest, so no kernel carries another's code.
  *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
+ *     A tile width of 64q + 16 (144: a full wave of 1536³ in 132 tiles) ends each tile row in a
+ *     16-column tail chunk with a buffer and tensor maps of its own (kTailCols).
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
  */
@@ -136,6 +138,13 @@ struct Sm90StreamK {
   float *partials;
 };
 
+/* The tensor maps the TMA epilogues store D and load C through: boxes of 16 rows × 128 bytes,
+ * 128-byte swizzle, and for a tile width with a tail chunk (Sm90Gemm::kTailCols) boxes of 16
+ * rows × 16 columns, unswizzled. Maps the launch leaves unused are zero. */
+struct Sm90OutMaps {
+  const CUtensorMap *d, *c, *d_tail, *c_tail;
+};
+
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. kInputType: A's and B's element type. */
 struct Sm90F16 {
   static constexpr int kInputType = TG_F16;
@@ -143,6 +152,7 @@ struct Sm90F16 {
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 192) warpgroup_mma_m64n192k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 144) warpgroup_mma_m64n144k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db, accumulate);
   }
@@ -154,6 +164,7 @@ struct Sm90BF16 {
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 192) warpgroup_mma_m64n192k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 144) warpgroup_mma_m64n144k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
   }
@@ -199,7 +210,14 @@ struct Sm90Gemm {
   static constexpr int kStagingBufferBytes = kWarpRows * kStagingRowBytes;
   static constexpr int kStagingBuffers = 2;
   static constexpr int kWarpStagingBytes = kStagingBuffers * kStagingBufferBytes;
-  static constexpr int kStagingBytes = kConsumerWarpsTotal * kWarpStagingBytes;
+  /* A tile width that is not a whole number of 128-byte chunks in every D type (144 = 2 × 64 +
+   * 16 columns of 16-bit D, 4 × 32 + 16 of f32) ends in a tail chunk of 16 columns. It leaves
+   * through a buffer of its own per warp, unswizzled (rows of 32 or 64 bytes), by a second pair
+   * of tensor maps whose boxes are 16 columns wide (map_d_tail, map_c_tail). */
+  static constexpr int kTailChunkCols = 16;
+  static constexpr int kTailCols = BN % TG_SM90_BOX;
+  static constexpr int kTailBufferBytes = kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
+  static constexpr int kStagingBytes = kConsumerWarpsTotal * (kWarpStagingBytes + kTailBufferBytes);
   static constexpr int kSmemBytes =
       TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes;
   /* Empty-barrier arrivals per phase: lane 0 of every warp that reads the stage (both consumers
@@ -220,7 +238,12 @@ struct Sm90Gemm {
   static constexpr uint32_t kAStep = A_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep = B_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
 
-  static_assert(BN == 64 || BN == 128 || BN == 192 || BN == 256, "wgmma N must be 64, 128, 192 or 256 (the wrappers built)");
+  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 192 || BN == 256,
+                "wgmma N must be 64, 128, 144, 192 or 256 (the wrappers built)");
+  static_assert(kTailCols == 0 || kTailCols == kTailChunkCols,
+                "a tile row ends in whole 128-byte staging chunks, then at most one tail chunk of 16 columns");
+  static_assert(kTailCols == 0 || (B_KMAJOR && SCHEDULE == TG_SM90_COOPERATIVE),
+                "a tile width with a tail chunk is built K-major and cooperative only");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
   static_assert(BM <= 256 && kBShareRows <= 256, "a TMA box spans at most 256 rows");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
@@ -446,8 +469,7 @@ struct Sm90Gemm {
   /* stage_bytes: what a stage's loads deliver to this CTA, kStageBytes unless an operand's box
    * is cut short (sm90_box_rows). */
   __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, uint32_t stage_bytes, const CUtensorMap *map_a,
-                             const CUtensorMap *map_b, const CUtensorMap *map_d,
-                             const CUtensorMap *map_c) {
+                             const CUtensorMap *map_b, const Sm90OutMaps &out) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
     const uint32_t base = (raw + TG_SM90_SWIZZLE_ATOM - 1) & ~(uint32_t)(TG_SM90_SWIZZLE_ATOM - 1);
@@ -511,9 +533,11 @@ struct Sm90Gemm {
       uint32_t it = kPingpong ? cw * k_tiles : 0;
       uint32_t chunks = 0;  /* staging chunks this warp has stored: picks the buffer */
       uint32_t c_loads = 0; /* C loads this warp has waited for: the barrier's parity */
-      const uint32_t c_bar = c_landed + 8 * (cw * (TG_SM90_WARPGROUP / 32) + warp);
-      unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
-                               (cw * (TG_SM90_WARPGROUP / 32) + warp) * kWarpStagingBytes;
+      const int warp_index = cw * (TG_SM90_WARPGROUP / 32) + warp; /* among the consumer warps */
+      const uint32_t c_bar = c_landed + 8 * warp_index;
+      unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes + warp_index * kWarpStagingBytes;
+      unsigned char *tail = smem_raw + (base - raw) + STAGES * kStageBytes + kConsumerWarpsTotal * kWarpStagingBytes +
+                            warp_index * kTailBufferBytes; /* the tail chunk's buffer, if any */
       WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
       /* Descriptors of this warpgroup's A rows and of B in stage 0, split into the high word
        * (the same for both) and the low words, to which stage and k steps add (ptx_sm90.cuh). */
@@ -566,7 +590,7 @@ struct Sm90Gemm {
               thread_bulk_wait_group_read<0>();
               const int es = p.d_type == TG_F32 ? 4 : 2, group = group_chunks(es);
               const uint32_t buffer = (group > 1 ? 0 : chunks % kStagingBuffers) * kStagingBufferBytes;
-              thread_load_c_group(map_c, c_bar, thread_smem_address(staging) + buffer, group, kStagingRowBytes / es,
+              thread_load_c_group(out.c, c_bar, thread_smem_address(staging) + buffer, group, kStagingRowBytes / es,
                                   (int)(tn * BN), (int)(tm * BM) + wg_rows0 + kWarpRows * warp,
                                   p.batch_stride_c ? (int)bat : 0);
             }
@@ -592,7 +616,7 @@ struct Sm90Gemm {
           }
           if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, u.item, items, k_tiles, first, step, rank, cw);
         }
-        epilogue(p, map_d, map_c, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, chunks, c_bar, c_loads,
+        epilogue(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, tail, chunks, c_bar, c_loads,
                  c_loaded);
       }
       /* The copy engine has finished the last stores before the CTA's shared memory goes. */
@@ -657,15 +681,15 @@ struct Sm90Gemm {
    * finished in registers and stored by TMA (epilogue_tma); GENERAL is staged through shared
    * memory and calls the shared epilogue per 8 outputs (epilogue_staged_general), one inline
    * copy in a run-time loop (a fully inline general epilogue made the kernel 300 KB of code). */
-  __device__ static void epilogue(const tg_problem &p, const CUtensorMap *map_d,
-                                  const CUtensorMap *map_c, float (&acc)[kRowBlocks][kAcc],
+  __device__ static void epilogue(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
                                   const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
                                   int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
-                                  uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads, bool c_loaded) {
+                                  unsigned char *tail, uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads,
+                                  bool c_loaded) {
     if (tm * BM >= p.m || tn * BN >= p.n) return; /* the padding CTA of a cluster at an edge */
     const int cls = sm90_epilogue_class(p);
 #define TG_SM90_EPILOGUE_TMA(dt, cls_) \
-  epilogue_tma<dt, cls_>(p, map_d, map_c, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, chunks, c_bar, \
+  epilogue_tma<dt, cls_>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, tail, chunks, c_bar, \
                          c_loads, c_loaded)
 /* The D types other than the inputs' (CAST's), and all three (REST's). */
 #define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
@@ -703,10 +727,10 @@ struct Sm90Gemm {
                                                  int warp, int lane, unsigned char *staging) {
     constexpr int kUnit = 16;                                        /* bytes of a vector */
     constexpr int kChunkCols = kStagingRowBytes / sizeof(float);     /* 32 */
-    constexpr int kChunksPerRow = BN / kChunkCols;
+    constexpr int kChunksPerRow = (BN + kChunkCols - 1) / kChunkCols; /* the last one part filled with a tail */
     constexpr int kSegmentsPerRow = kChunkCols / TG_EPILOGUE_VECTOR; /* 4 threads per row */
     constexpr int kRowsPerPass = 32 / kSegmentsPerRow;               /* 8 */
-    static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
+    static_assert(BN % TG_EPILOGUE_VECTOR == 0, "a tile row holds whole 8-column segments");
     const int g = lane / 4, t = lane % 4, seg = lane % kSegmentsPerRow;
 #pragma unroll 1
     for (int chunk = 0; chunk < kRowBlocks * kChunksPerRow; ++chunk) {
@@ -718,6 +742,7 @@ struct Sm90Gemm {
 #pragma unroll
           for (int jj = 0; jj < kChunkCols / 8; ++jj) {
             const int j = c * (kChunkCols / 8) + jj;
+            if (j >= BN / 8) break; /* past the tail */
 #pragma unroll
             for (int i = 0; i < 2; ++i) {
               const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % 4));
@@ -730,8 +755,9 @@ struct Sm90Gemm {
       const int rb = chunk / kChunksPerRow, c = chunk % kChunksPerRow;
       const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
       const int64_t col = tn * BN + c * kChunkCols + seg * TG_EPILOGUE_VECTOR;
+      const bool in_tile = BN % kChunkCols == 0 || c * kChunkCols + seg * TG_EPILOGUE_VECTOR < BN; /* not past a tail */
 #pragma unroll 1
-      for (int q = 0; q < kWarpRows / kRowsPerPass; ++q) {
+      for (int q = 0; q < kWarpRows / kRowsPerPass && in_tile; ++q) {
         const int r = q * kRowsPerPass + lane / kSegmentsPerRow, odd = r & 1;
         const unsigned char *src = staging + r * kStagingRowBytes;
         const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % 4))) * kUnit);
@@ -763,55 +789,63 @@ struct Sm90Gemm {
   }
 
   /* Staging buffers hold 16 rows of 128 bytes in the 128-byte swizzle: 16-byte unit u of row r
-   * sits at u ^ (r mod 8), which keeps the accesses below free of bank conflicts. */
+   * sits at u ^ (r mod 8), which keeps the accesses below free of bank conflicts. A tail buffer
+   * (TAIL) holds 16 rows of one 16-column chunk, kTailChunkCols · ES bytes each, unswizzled: its
+   * 16-bit rows of 32 bytes cost stmatrix a two-way bank conflict, once per tile and row block. */
   static constexpr int kUnit = 16;                                   /* bytes of a swizzle unit */
   static constexpr int kUnitsPerRow = kStagingRowBytes / kUnit;      /* 8 */
+  template <bool TAIL, int ES>
+  __device__ static uint32_t staging_offset(int row, int byte) {
+    if constexpr (TAIL) return row * (kTailChunkCols * ES) + byte;
+    else return row * kStagingRowBytes + (((byte / kUnit) ^ (row % kUnitsPerRow)) * kUnit) + byte % kUnit;
+  }
   /* 16-bit D: the byte offset this lane gives stmatrix (or ldmatrix) for the x4 covering the
    * 8-column blocks jj and jj + 1 of a chunk: lanes 8m..8m+7 address the rows of block m
    * (m = 2·(jj odd) + i, i the 8-row half). */
+  template <bool TAIL>
   __device__ static uint32_t stmatrix_offset(int lane, int jj) {
     const int row = lane % 8 + 8 * ((lane / 8) % 2), unit = jj + lane / 16;
-    return row * kStagingRowBytes + ((unit ^ (row % kUnitsPerRow)) * kUnit);
+    return staging_offset<TAIL, 2>(row, unit * kUnit);
   }
   /* f32 D: the byte offset of this lane's pair (row g + 8i, columns 8jj + 2t, +1) of a chunk. */
+  template <bool TAIL>
   __device__ static uint32_t f32_pair_offset(int lane, int jj, int i) {
-    const int r = lane / 4 + 8 * i, byte = (8 * jj + 2 * (lane % 4)) * 4;
-    return r * kStagingRowBytes + (((byte / kUnit) ^ (r % kUnitsPerRow)) * kUnit) + byte % kUnit;
+    return staging_offset<TAIL, 4>(lane / 4 + 8 * i, (8 * jj + 2 * (lane % 4)) * 4);
   }
 
-  /* The FULL epilogue's work on chunk c of a row block's accumulators v (already scaled by
-   * alpha), in place, before they are rounded and staged: + beta·C (C's chunk waits in the
-   * staging buffer at `buffer`, where D's will go), + bias (along n: the chunk's pairs `bias`;
-   * along m: the thread's two rows' `row_bias`), then the activation, in the order and arithmetic
-   * of thread_epilogue_store8. Each step is one uniform branch around an unrolled pass, so the
-   * code holds each step once per chunk, not every combination per pair. */
-  template <int DT>
-  __device__ static void chunk_full(const tg_problem &p, float (&v)[kAcc], int c, bool read_c,
-                                    bool bias_m, const float (&row_bias)[2],
-                                    const float (&bias)[kStagingRowBytes / (DT == TG_F32 ? 4 : 2) / 8][2],
+  /* The FULL epilogue's work on the BLOCKS 8-column blocks j0, j0 + 1, ... of a row block's
+   * accumulators v (already scaled by alpha), in place, before they are rounded and staged: +
+   * beta·C (C's chunk waits in the staging buffer at `buffer`, or the tail buffer (TAIL), where
+   * D's will go), + bias (along n: the chunk's pairs `bias`; along m: the thread's two rows'
+   * `row_bias`), then the activation, in the order and arithmetic of thread_epilogue_store8.
+   * Each step is one uniform branch around an unrolled pass, so the code holds each step once per
+   * chunk, not every combination per pair. */
+  template <int DT, int BLOCKS, bool TAIL>
+  __device__ static void chunk_full(const tg_problem &p, float (&v)[kAcc], int j0, bool read_c, bool bias_m,
+                                    const float (&row_bias)[2], const float (&bias)[BLOCKS][2],
                                     const unsigned char *buffer, uint32_t buffer_smem, int lane) {
-    constexpr int kBlocks = kStagingRowBytes / (DT == TG_F32 ? 4 : 2) / 8; /* 8-column blocks */
     if (read_c) {
       if constexpr (DT == TG_F32) {
 #pragma unroll
-        for (int jj = 0; jj < kBlocks; ++jj)
+        for (int jj = 0; jj < BLOCKS; ++jj)
 #pragma unroll
           for (int i = 0; i < 2; ++i) {
-            const float2 cc = *(const float2 *)(buffer + f32_pair_offset(lane, jj, i));
-            const int e = 4 * (c * kBlocks + jj) + 2 * i;
+            const float2 cc = *(const float2 *)(buffer + f32_pair_offset<TAIL>(lane, jj, i));
+            const int e = 4 * (j0 + jj) + 2 * i;
             v[e] = fmaf(p.beta_f, cc.x, v[e]);
             v[e + 1] = fmaf(p.beta_f, cc.y, v[e + 1]);
           }
       } else {
+        static_assert(BLOCKS % 2 == 0, "ldmatrix x4 reads two 8-column blocks of 16 rows");
 #pragma unroll
-        for (int jj = 0; jj < kBlocks; jj += 2) {
+        for (int jj = 0; jj < BLOCKS; jj += 2) {
           uint32_t cx[4];
-          warp_ldmatrix_x4(cx, buffer_smem + stmatrix_offset(lane, jj));
+          warp_ldmatrix_x4(cx, buffer_smem + stmatrix_offset<TAIL>(lane, jj));
 #pragma unroll
           for (int m = 0; m < 4; ++m) {
             float cv[2];
             thread_unpack2_16bit<DT>(cx[m], cv);
-            const int e = 4 * (c * kBlocks + jj + m / 2) + 2 * (m % 2);
+            const int e = 4 * (j0 + jj + m / 2) + 2 * (m % 2);
             v[e] = fmaf(p.beta_f, cv[0], v[e]);
             v[e + 1] = fmaf(p.beta_f, cv[1], v[e + 1]);
           }
@@ -821,34 +855,34 @@ struct Sm90Gemm {
     if (p.has_bias) {
       if (bias_m) {
 #pragma unroll
-        for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] += row_bias[(e / 2) % 2];
+        for (int e = 0; e < 4 * BLOCKS; ++e) v[4 * j0 + e] += row_bias[(e / 2) % 2];
       } else {
 #pragma unroll
-        for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] += bias[e / 4][e % 2];
+        for (int e = 0; e < 4 * BLOCKS; ++e) v[4 * j0 + e] += bias[e / 4][e % 2];
       }
     }
     if (p.act == TG_ACT_GELU) {
 #pragma unroll
-      for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] = thread_gelu_f32(v[4 * c * kBlocks + e]);
+      for (int e = 0; e < 4 * BLOCKS; ++e) v[4 * j0 + e] = thread_gelu_f32(v[4 * j0 + e]);
     } else if (p.act == TG_ACT_RELU) {
 #pragma unroll
-      for (int e = 0; e < 4 * kBlocks; ++e) v[4 * c * kBlocks + e] = thread_relu_f32(v[4 * c * kBlocks + e]);
+      for (int e = 0; e < 4 * BLOCKS; ++e) v[4 * j0 + e] = thread_relu_f32(v[4 * j0 + e]);
     }
   }
 
-  /* 16-bit D: chunk c of a row block's accumulators v, plus the chunk's bias pairs (BIAS) and
-   * through ReLU (RELU, folded into the rounding), into the staging buffer at buffer_smem. */
-  template <int DT, bool BIAS, bool RELU>
-  __device__ static void warp_stage_chunk_16bit(const float (&v)[kAcc], int c,
-                                                const float (&bias)[kStagingRowBytes / 2 / 8][2],
+  /* 16-bit D: blocks j0.. j0 + BLOCKS - 1 of a row block's accumulators v, plus their bias pairs
+   * (BIAS) and through ReLU (RELU, folded into the rounding), into the staging buffer (or the
+   * tail buffer, TAIL) at buffer_smem. */
+  template <int DT, int BLOCKS, bool TAIL, bool BIAS, bool RELU>
+  __device__ static void warp_stage_chunk_16bit(const float (&v)[kAcc], int j0, const float (&bias)[BLOCKS][2],
                                                 uint32_t buffer_smem, int lane) {
-    constexpr int kBlocks = kStagingRowBytes / 2 / 8; /* 8-column blocks per chunk */
+    static_assert(BLOCKS % 2 == 0, "stmatrix x4 writes two 8-column blocks of 16 rows");
 #pragma unroll
-    for (int jj = 0; jj < kBlocks; jj += 2) {
+    for (int jj = 0; jj < BLOCKS; jj += 2) {
       uint32_t x[4];
 #pragma unroll
       for (int m = 0; m < 4; ++m) {
-        const int j = c * kBlocks + jj + m / 2, i = m % 2;
+        const int j = j0 + jj + m / 2, i = m % 2;
         float v0 = v[4 * j + 2 * i], v1 = v[4 * j + 2 * i + 1];
         if constexpr (BIAS) {
           v0 += bias[jj + m / 2][0];
@@ -856,7 +890,48 @@ struct Sm90Gemm {
         }
         x[m] = RELU ? thread_pack2_16bit_relu<DT>(v0, v1) : thread_pack2_16bit<DT>(v0, v1);
       }
-      warp_stmatrix_x4(buffer_smem + stmatrix_offset(lane, jj), x);
+      warp_stmatrix_x4(buffer_smem + stmatrix_offset<TAIL>(lane, jj), x);
+    }
+  }
+
+  /* One chunk of EPI's work on BLOCKS 8-column blocks from j0 of the accumulators v, written to
+   * the staging buffer (or the tail buffer, TAIL) at buffer / buffer_smem in D's type DT; C (FULL)
+   * waits there already. bias: the chunk's pairs along n. */
+  template <int DT, int EPI, int BLOCKS, bool TAIL>
+  __device__ static void warp_stage_chunk(const tg_problem &p, float (&v)[kAcc], int j0, bool read_c, bool bias_m,
+                                          const float (&row_bias)[2], const float (&bias)[BLOCKS][2],
+                                          unsigned char *buffer, uint32_t buffer_smem, int lane) {
+    constexpr bool PLAIN = EPI == TG_SM90_EPI_PLAIN, FULL = EPI == TG_SM90_EPI_FULL;
+    if constexpr (FULL)
+      chunk_full<DT, BLOCKS, TAIL>(p, v, j0, read_c, bias_m, row_bias, bias, buffer, buffer_smem, lane);
+    if constexpr (DT != TG_F32 && EPI == TG_SM90_EPI_BIAS_RELU) {
+      if (p.act == TG_ACT_RELU) warp_stage_chunk_16bit<DT, BLOCKS, TAIL, true, true>(v, j0, bias, buffer_smem, lane);
+      else warp_stage_chunk_16bit<DT, BLOCKS, TAIL, true, false>(v, j0, bias, buffer_smem, lane);
+    } else if constexpr (DT != TG_F32) {
+      warp_stage_chunk_16bit<DT, BLOCKS, TAIL, false, false>(v, j0, bias, buffer_smem, lane);
+    } else {
+#pragma unroll
+      for (int jj = 0; jj < BLOCKS; ++jj) {
+#pragma unroll
+        for (int i = 0; i < 2; ++i) {
+          float v0 = v[4 * (j0 + jj) + 2 * i], v1 = v[4 * (j0 + jj) + 2 * i + 1];
+          if constexpr (!FULL) thread_epilogue_pair_finish<PLAIN>(p, bias[jj], v0, v1);
+          *(float2 *)(buffer + f32_pair_offset<TAIL>(lane, jj, i)) = make_float2(v0, v1);
+        }
+      }
+    }
+  }
+
+  /* The bias pairs of BLOCKS 8-column blocks from j0 (column col0 + 2t of the first): those of
+   * BIAS_RELU into 16-bit D came with the mainloop (bias_words); the others are loaded here. */
+  template <int DT, int EPI, int BLOCKS>
+  __device__ static void thread_chunk_bias(const tg_problem &p, const uint32_t (&bias_words)[kBiasWords], int j0,
+                                           int64_t col0, float (&bias)[BLOCKS][2]) {
+    if constexpr (DT != TG_F32 && EPI == TG_SM90_EPI_BIAS_RELU) {
+#pragma unroll
+      for (int jj = 0; jj < BLOCKS; ++jj) thread_unpack2_16bit<DT>(bias_words[j0 + jj], bias[jj]);
+    } else {
+      thread_load_bias_pairs<DT, EPI == TG_SM90_EPI_PLAIN>(p, col0, bias);
     }
   }
 
@@ -868,7 +943,8 @@ struct Sm90Gemm {
    * and waits for both to be read before it refills them; otherwise it fills one buffer while
    * the copy engine reads the other. The warp goes on to the next tile's mainloop while the
    * stores drain. The copy engine clips the box at the matrix edges, so edge tiles take this
-   * path too.
+   * path too. A tile width with a tail (kTailCols) stores its last 16 columns after each row
+   * block's chunks, through the warp's tail buffer, as a bulk group of its own.
    * EPI (Sm90Epilogue) says what is computed. FULL reads C through the same buffers: before a
    * group of chunks is computed, one lane has the copy engine load C's boxes (D's boxes, from
    * C's tensor map) into them, and the warp waits on its barrier; each thread then reads its
@@ -884,17 +960,18 @@ struct Sm90Gemm {
    * not 1, D's type and the epilogue class are compile-time, and 16-bit D leaves the registers
    * by stmatrix, four 8×8 blocks per instruction. */
   template <int DT, int EPI>
-  __device__ static void epilogue_tma(const tg_problem &p, const CUtensorMap *map_d,
-                                      const CUtensorMap *map_c, float (&acc)[kRowBlocks][kAcc],
+  __device__ static void epilogue_tma(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
                                       const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
-                                      int64_t tn, int wg_rows0, int warp, int lane,
-                                      unsigned char *staging, uint32_t &chunks, uint32_t c_bar,
-                                      uint32_t &c_loads, bool c_loaded) {
-    constexpr bool PLAIN = EPI == TG_SM90_EPI_PLAIN, FULL = EPI == TG_SM90_EPI_FULL;
+                                      int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
+                                      unsigned char *tail, uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads,
+                                      bool c_loaded) {
+    constexpr bool FULL = EPI == TG_SM90_EPI_FULL;
     constexpr int ES = DT == TG_F32 ? 4 : 2;               /* bytes per element of D */
     constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
     constexpr int kBlocksPerChunk = kChunkCols / 8;        /* 8-column accumulator blocks j */
-    static_assert(BN % kChunkCols == 0, "a tile row holds whole staging chunks");
+    constexpr int kChunks = BN / kChunkCols;               /* whole chunks per tile row */
+    constexpr int kTailBlocks = kTailCols / 8;
+    static_assert(BN == kChunks * kChunkCols + kTailCols, "a tile row holds whole staging chunks and its tail");
     static_assert(EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU || EPI == TG_SM90_EPI_FULL,
                   "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
     constexpr int kGroup = group_chunks(ES);
@@ -921,50 +998,25 @@ struct Sm90Gemm {
         }
       }
 #pragma unroll
-      for (int c = 0; c < BN / kChunkCols; ++c, ++chunks) {
+      for (int c = 0; c < kChunks; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
         const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kStagingBufferBytes;
-        /* The chunk's bias pairs: BIAS_RELU's into 16-bit D came with the mainloop; the others
-         * are loaded here, before the wait below, to overlap it. */
+        /* The chunk's bias pairs, before the wait below, to overlap it. */
         float bias[kBlocksPerChunk][2];
-        if constexpr (ES == 2 && EPI == TG_SM90_EPI_BIAS_RELU) {
-#pragma unroll
-          for (int jj = 0; jj < kBlocksPerChunk; ++jj)
-            thread_unpack2_16bit<DT>(bias_words[c * kBlocksPerChunk + jj], bias[jj]);
-        } else {
-          thread_load_bias_pairs<DT, PLAIN>(p, col0 + 2 * t, bias);
-        }
+        thread_chunk_bias<DT, EPI>(p, bias_words, c * kBlocksPerChunk, col0 + 2 * t, bias);
         if (c % kGroup == 0) {
           /* The stores that last read the group's buffers are done with them. */
           if (lane == 0) thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
           if (read_c) {
             if (lane == 0 && !(c_loaded && rb == 0 && c == 0)) /* the first group came during the mainloop */
-              thread_load_c_group(map_c, c_bar, staging_smem + buffer, kGroup, kChunkCols, col0, row0, bat_c);
+              thread_load_c_group(out.c, c_bar, staging_smem + buffer, kGroup, kChunkCols, col0, row0, bat_c);
             thread_mbarrier_wait(c_bar, c_loads & 1);
             ++c_loads;
           }
           __syncwarp();
         }
-        if constexpr (FULL)
-          chunk_full<DT>(p, acc[rb], c, read_c, bias_m, row_bias, bias, staging + buffer, staging_smem + buffer,
-                         lane);
-        if constexpr (ES == 2 && EPI == TG_SM90_EPI_BIAS_RELU) {
-          if (p.act == TG_ACT_RELU) warp_stage_chunk_16bit<DT, true, true>(acc[rb], c, bias, staging_smem + buffer, lane);
-          else warp_stage_chunk_16bit<DT, true, false>(acc[rb], c, bias, staging_smem + buffer, lane);
-        } else if constexpr (ES == 2) {
-          warp_stage_chunk_16bit<DT, false, false>(acc[rb], c, bias, staging_smem + buffer, lane);
-        } else {
-#pragma unroll
-          for (int jj = 0; jj < kBlocksPerChunk; ++jj) {
-            const int j = c * kBlocksPerChunk + jj;
-#pragma unroll
-            for (int i = 0; i < 2; ++i) {
-              float v0 = acc[rb][4 * j + 2 * i], v1 = acc[rb][4 * j + 2 * i + 1];
-              if constexpr (!FULL) thread_epilogue_pair_finish<PLAIN>(p, bias[jj], v0, v1);
-              *(float2 *)(staging + buffer + f32_pair_offset(lane, jj, i)) = make_float2(v0, v1);
-            }
-          }
-        }
+        warp_stage_chunk<DT, EPI, kBlocksPerChunk, false>(p, acc[rb], c * kBlocksPerChunk, read_c, bias_m, row_bias,
+                                                          bias, staging + buffer, staging_smem + buffer, lane);
         if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
         thread_fence_proxy_async_shared();
         __syncwarp();
@@ -972,8 +1024,35 @@ struct Sm90Gemm {
           /* Buffer q holds chunk c - (kGroup - 1) + q (just `buffer` when kGroup is 1). */
 #pragma unroll
           for (int q = 0; q < kGroup; ++q)
-            thread_tma_store_3d(map_d, staging_smem + buffer - (kGroup - 1 - q) * kStagingBufferBytes,
+            thread_tma_store_3d(out.d, staging_smem + buffer - (kGroup - 1 - q) * kStagingBufferBytes,
                                 col0 - (kGroup - 1 - q) * kChunkCols, row0, (int)bat);
+          thread_bulk_commit_group();
+        }
+      }
+      if constexpr (kTailCols > 0) {
+        /* The tail: its own buffer, whose last store (at most the last-but-one bulk group: the
+         * chunks above committed one since) must have been read. */
+        constexpr uint32_t kTailBoxBytes = kWarpRows * kTailCols * ES;
+        const int col0 = (int)(tn * BN) + kChunks * kChunkCols;
+        const uint32_t tail_smem = thread_smem_address(tail);
+        float bias[kTailBlocks][2];
+        thread_chunk_bias<DT, EPI>(p, bias_words, kChunks * kBlocksPerChunk, col0 + 2 * t, bias);
+        if (lane == 0) thread_bulk_wait_group_read<1>();
+        if (read_c) {
+          if (lane == 0) {
+            thread_mbarrier_arrive_expect_tx(c_bar, kTailBoxBytes);
+            thread_tma_load_3d(tail_smem, out.c_tail, c_bar, col0, row0, bat_c);
+          }
+          thread_mbarrier_wait(c_bar, c_loads & 1);
+          ++c_loads;
+        }
+        __syncwarp();
+        warp_stage_chunk<DT, EPI, kTailBlocks, true>(p, acc[rb], kChunks * kBlocksPerChunk, read_c, bias_m, row_bias,
+                                                     bias, tail, tail_smem, lane);
+        thread_fence_proxy_async_shared();
+        __syncwarp();
+        if (lane == 0) {
+          thread_tma_store_3d(out.d_tail, tail_smem, col0, row0, (int)bat);
           thread_bulk_commit_group();
         }
       }
@@ -987,9 +1066,12 @@ __global__ void __launch_bounds__(Kernel::kThreads, 1)
                      const __grid_constant__ CUtensorMap map_a,
                      const __grid_constant__ CUtensorMap map_b,
                      const __grid_constant__ CUtensorMap map_d,
-                     const __grid_constant__ CUtensorMap map_c) {
+                     const __grid_constant__ CUtensorMap map_c,
+                     const __grid_constant__ CUtensorMap map_d_tail,
+                     const __grid_constant__ CUtensorMap map_c_tail) {
 #if defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 900) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  Kernel::run(p, sk, stage_bytes, &map_a, &map_b, &map_d, &map_c);
+  const Sm90OutMaps out = {&map_d, &map_c, &map_d_tail, &map_c_tail};
+  Kernel::run(p, sk, stage_bytes, &map_a, &map_b, out);
 #endif
 }
 

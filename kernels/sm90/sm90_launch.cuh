@@ -202,32 +202,39 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
       (uint32_t)(a_rows * Kernel::kClusterN + b_rows * Kernel::kClusterM) * TG_SM90_ROW_BYTES;
   if (Kernel::kAKMajor)
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, a_rows);
+                       TG_SM90_BOX, a_rows, 1);
   else
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, TG_SM90_BOX);
+                       TG_SM90_BOX, TG_SM90_BOX, 1);
   if (s != TG_OK) return s;
   if (Kernel::kBKMajor)
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, b_rows);
+                       TG_SM90_BOX, b_rows, 1);
   else
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, TG_SM90_BOX);
+                       TG_SM90_BOX, TG_SM90_BOX, 1);
   if (s != TG_OK) return s;
   /* D's map, for the TMA-store epilogues, and C's when the FULL one reads it: boxes of 16 rows
-   * × 128 bytes (a consumer warp's staging buffer); left zero when the kernel does not use them. */
-  CUtensorMap map_d = {}, map_c = {};
+   * × 128 bytes (a consumer warp's staging buffer), swizzled; for a tile width with a tail, a
+   * second pair whose boxes are the tail's 16 columns, unswizzled. Left zero when the kernel
+   * does not use them. */
+  CUtensorMap map_d = {}, map_c = {}, map_d_tail = {}, map_c_tail = {};
   const int epilogue = sm90_epilogue_class(*p);
   if (epilogue != TG_SM90_EPI_GENERAL) {
+    const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
     const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
     s = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                       box_cols, Kernel::kWarpRows);
-    if (s != TG_OK) return s;
-    if (epilogue == TG_SM90_EPI_FULL && p->read_c) {
+                       box_cols, Kernel::kWarpRows, 1);
+    if (s == TG_OK && read_c)
       s = tg_sm90_encode(&map_c, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                         box_cols, Kernel::kWarpRows);
-      if (s != TG_OK) return s;
-    }
+                         box_cols, Kernel::kWarpRows, 1);
+    if (s == TG_OK && Kernel::kTailCols > 0)
+      s = tg_sm90_encode(&map_d_tail, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
+                         Kernel::kTailCols, Kernel::kWarpRows, 0);
+    if (s == TG_OK && Kernel::kTailCols > 0 && read_c)
+      s = tg_sm90_encode(&map_c_tail, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
+                         Kernel::kTailCols, Kernel::kWarpRows, 0);
+    if (s != TG_OK) return s;
   }
   const Sm90Split split = sm90_split(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN, clusters,
                                      Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
@@ -252,7 +259,8 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, stage_bytes, map_a, map_b, map_d, map_c) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, stage_bytes, map_a, map_b, map_d, map_c, map_d_tail,
+                            map_c_tail) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }

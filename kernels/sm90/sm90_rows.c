@@ -18,7 +18,10 @@
  * row's, H100 2026-11-22: 128x256 767, 256x128 765, 128x256_c1 687, pingpong 672 (with its
  * smaller tile overhead: 86), 128x128 528, 128x64 360. 128x192 (2026-11-24): 97, from its time
  * against 128x256's in one run at 6144³, 4096×14336×4096 and 8192×8192×1024 with each row's
- * waves counted (4096³ is 5.3 waves of it, a stream-K shape). */
+ * waves counted (4096³ is 5.3 waves of it, a stream-K shape). 128x144 (2026-11-25): 84 at full
+ * waves (3072×1584×4096, two waves, 650 TFLOP/s against 776 for 128x256 at 3072×2816×4096), set to
+ * 76: fitted to same-call choices against 128x128 and 128x192 at 1152³…1536³, 1280×1280×4096 and
+ * 1536×1408×4096 (docs/sm90.md, "144-wide tiles"). */
 /* TMA strides are below 2^40 bytes. */
 #define SM90_MAX_STRIDE_BYTES (1LL << 40)
 
@@ -56,20 +59,21 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 
 /* Cooperative rows split a mostly idle last wave between clusters (stream-K: readiness flags);
  * pingpong rows never do. */
-#define SM90_ROW(row_name, text, tm, tn, eff, orders, fn) \
-  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE, 1)
-#define SM90_PINGPONG_ROW(row_name, text, tm, tn, eff, orders, fn) \
-  SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, 0, PINGPONG_TILES, PINGPONG, 0)
+#define SM90_ROW(row_name, text, tm, tn, cm, cn, eff, orders, fn) \
+  SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE, 1)
+#define SM90_PINGPONG_ROW(row_name, text, tm, tn, cm, cn, eff, orders, fn) \
+  SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, 0, PINGPONG_TILES, PINGPONG, 0)
 /* A row that also stands as the top rung of the teaching ladder (`tilegemm ladder`); schedule
  * names its overheads (COOPERATIVE or PINGPONG). */
-#define SM90_RUNG(row_name, text, tm, tn, eff, orders, fn, ladder_rung, tiles_per_sm, schedule, sync) \
+#define SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, ladder_rung, tiles_per_sm, schedule, sync) \
   {                                                                                         \
     .name = row_name, .family = "sm90", .summary = text, .rung = ladder_rung, .sm_min = 90, \
     .sm_max = 90,                                                                           \
     .auto_pick = 1, .rank = SM90_RANK, .inputs = SM90_16BIT, .outputs = TG_FLOAT_OUTPUTS,   \
     .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                             \
     .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR), .align_ab = 16,             \
-    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .repack = 1,                    \
+    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = 64, .cluster_m = cm,               \
+    .cluster_n = cn, .repack = 1,                                                          \
     .occupancy = tiles_per_sm,                                                              \
     .efficiency = eff, .tile_overhead_k = schedule##_OVERHEAD_K,                            \
     .c_overhead_k = schedule##_C_OVERHEAD_K, .gelu_overhead_k = schedule##_GELU_OVERHEAD_K,  \
@@ -84,18 +88,20 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 
 const tg_kernel tg_rows_sm90[] = {
     SM90_RUNG("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
-              128, 256, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES, COOPERATIVE, 1),
+              128, 256, 2, 1, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES, COOPERATIVE, 1),
     SM90_ROW("sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout",
-             128, 256, 90, ANY_ORDER, 128x256_c1),
+             128, 256, 1, 1, 90, ANY_ORDER, 128x256_c1),
     SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
-             256, 128, 99, ANY_ORDER, 256x128),
+             256, 128, 1, 2, 99, ANY_ORDER, 256x128),
     SM90_ROW("sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major",
-             128, 192, 97, K_MAJOR_ONLY, 128x192),
+             128, 192, 2, 1, 97, K_MAJOR_ONLY, 128x192),
+    SM90_ROW("sm90_128x144x64", "f16/bf16 TMA+wgmma m64n144, 5 stages, 2-CTA multicast, K-major",
+             128, 144, 2, 1, 76, K_MAJOR_ONLY, 128x144),
     SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major",
-             128, 128, 69, K_MAJOR_ONLY, 128x128),
+             128, 128, 1, 1, 69, K_MAJOR_ONLY, 128x128),
     SM90_PINGPONG_ROW("sm90_pp_128x128x64", "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major",
-                      128, 128, 86, K_MAJOR_ONLY, pp_128x128),
+                      128, 128, 2, 1, 86, K_MAJOR_ONLY, pp_128x128),
     SM90_ROW("sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major",
-             128, 64, 47, K_MAJOR_ONLY, 128x64),
+             128, 64, 1, 1, 47, K_MAJOR_ONLY, 128x64),
 };
 const int tg_rows_sm90_count = (int)(sizeof tg_rows_sm90 / sizeof tg_rows_sm90[0]);

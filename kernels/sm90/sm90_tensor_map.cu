@@ -24,7 +24,7 @@ static PFN_cuTensorMapEncodeTiled_v12000 encode_function(void) {
 
 tg_status tg_sm90_encode(CUtensorMap *map, const void *ptr, tg_dtype type, int64_t inner,
                          int64_t outer, int64_t ld, int64_t batch, int64_t batch_stride,
-                         int box_inner, int box_outer) {
+                         int box_inner, int box_outer, int swizzled) {
   PFN_cuTensorMapEncodeTiled_v12000 encode = encode_function();
   if (!encode) return TG_ERR_CUDA;
   const size_t es = tg_dtype_size(type);
@@ -43,7 +43,8 @@ tg_status tg_sm90_encode(CUtensorMap *map, const void *ptr, tg_dtype type, int64
   cuuint32_t box[3] = {(cuuint32_t)box_inner, (cuuint32_t)box_outer, 1};
   cuuint32_t element_strides[3] = {1, 1, 1};
   CUresult r = encode(map, dt, 3, const_cast<void *>(ptr), dims, strides, box, element_strides,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                      CU_TENSOR_MAP_INTERLEAVE_NONE,
+                      swizzled ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? TG_OK : TG_ERR_CUDA;
 }

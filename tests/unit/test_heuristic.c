@@ -107,6 +107,21 @@ static void test_wave_quantization(void) {
   check_minimal(H100_SM, H100_SMS, &g);
 }
 
+/* 1536³ on 132 SMs: 128×192 tiles make 96 CTAs (36 SMs idle) and 128×128 tiles 144 (a second
+ * wave of 12); the pick fills one wave nearly whole (128×144: 12 × 11 = 132 tiles). */
+static void test_full_wave_width(void) {
+  if (!have_family("sm90")) return;
+  tg_gemm g;
+  request(&g, 1536, 1536, 1536, TG_BF16);
+  const tg_kernel *k = pick(g_h90, &g);
+  CHECK(k != NULL);
+  if (!k) return;
+  const int64_t tiles = ((1536 + k->tile_m - 1) / k->tile_m) * ((1536 + k->tile_n - 1) / k->tile_n);
+  CHECK_MSG(tiles <= H100_SMS && tiles * 10 >= H100_SMS * 9, "1536^3 on sm_90: %s, %lld tiles", k->name,
+            (long long)tiles);
+  check_minimal(H100_SM, H100_SMS, &g);
+}
+
 /* The cooperative sm90 rows count their waves themselves: 3072³ in 128×256 tiles is 144 items of
  * two tiles on 66 clusters, 2.18 waves; the last full wave and the partial one run stream-K at
  * 0.7 of the speed of whole tiles, 1 + 78 / 66 / 0.7 = 2.69 waves instead of 3, and the row asks
@@ -222,6 +237,7 @@ int main(void) {
   test_family_speeds();
   test_large_squares();
   test_wave_quantization();
+  test_full_wave_width();
   test_stream_k_waves();
   test_split_k();
   test_heavy_epilogue();
