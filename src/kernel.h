@@ -65,7 +65,8 @@ typedef struct tg_kernel {
   int align_cd;            /* the same for C and D */
   int tile_m, tile_n, tile_k;
   int cluster_m, cluster_n; /* CTAs of a cluster along m and n; 0 = 1. An edge that leaves a
-                              cluster short still launches it whole, the spare CTA idle */
+                              cluster short still launches it whole: the spare CTA holds an SM,
+                              loads its share of the multicast operand and skips the epilogue */
   int repack;              /* 1: the planner may first copy A or B into the workspace, K-major
                               and 16-byte aligned, when their order or alignment does not fit */
   int occupancy;           /* tiles in flight per SM (planner's wave estimate); 0 = 1 */

@@ -8,9 +8,10 @@
  *          fill = min(1, CTAs ÷ slots)
  *
  * - Wave quantization: CTAs (tiles × batch × splits) run in waves of sm_count × occupancy; a
- *   partial wave costs a whole one. Tiles count in whole clusters (a row's cluster_m ×
- *   cluster_n): a cluster cut short at an edge is launched whole, its spare CTA holding an SM. This is what makes small M·N prefer small tiles and, when
- *   K is large, split-K rows (more CTAs over the same SMs).
+ *   partial wave costs a whole one. This is what makes small M·N prefer small tiles and, when
+ *   K is large, split-K rows (more CTAs over the same SMs). Tiles count in whole clusters (a
+ *   row's cluster_m, cluster_n): a cluster cut short at an edge is launched whole, its spare CTA
+ *   holding an SM (this moves the fill below; the sm90 rows count their waves themselves).
  * - efficiency (registry row, percent) is a row's measured throughput of a full wave relative
  *   to the best row of its family; family speed (below) puts the families on one scale per
  *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).

@@ -222,7 +222,9 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   const int sm90 = strcmp(kinfo->family, "sm90") == 0;
   if (!sm90 && strcmp(kinfo->family, "sm80") != 0) return;
   const tg_dtype outs[] = {TG_BF16, TG_F16, TG_F32};
-  const int64_t shapes[][3] = {{256, 512, 64}, {200, 328, 100}}; /* a multiple of every tile; edges */
+  /* Every tile's edges: 512 and 424 columns end inside the last tile of every width (424 inside the
+   * 16-column tail of a 144-wide one: 424 = 2 × 144 + 136). */
+  const int64_t shapes[][3] = {{256, 512, 64}, {200, 424, 100}};
   const int c_modes = sm90 ? C_MODES : C_IS_D, n_shapes = sm90 ? 2 : 1;
   long ran = 0;
   for (int e = TG_EPI_NONE; e <= TG_EPI_BIAS_GELU; ++e)
