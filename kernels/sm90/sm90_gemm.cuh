@@ -590,7 +590,8 @@ struct Sm90Gemm {
               thread_bulk_wait_group_read<0>();
               const int es = p.d_type == TG_F32 ? 4 : 2, group = group_chunks(es);
               const uint32_t buffer = (group > 1 ? 0 : chunks % kStagingBuffers) * kStagingBufferBytes;
-              thread_load_c_group(out.c, c_bar, thread_smem_address(staging) + buffer, group, kStagingRowBytes / es,
+              thread_load_c_boxes(out.c, c_bar, thread_smem_address(staging) + buffer, group, kStagingBufferBytes,
+                                  kStagingRowBytes / es,
                                   (int)(tn * BN), (int)(tm * BM) + wg_rows0 + kWarpRows * warp,
                                   p.batch_stride_c ? (int)bat : 0);
             }
@@ -778,14 +779,32 @@ struct Sm90Gemm {
   /* k-tiles before a unit's end at which the first group of its C is requested. */
   static constexpr int kCAheadTiles = 2;
 
-  /* FULL: the copy engine loads C's boxes of `chunks` chunks (columns col0 + q·chunk_cols, rows
-   * row0..row0 + 15) into the staging buffers from `buffer_smem` on; the warp then waits on
-   * c_bar. The buffers must be free (their stores' reads done). */
-  __device__ static void thread_load_c_group(const CUtensorMap *map_c, uint32_t c_bar, uint32_t buffer_smem,
-                                             int chunks, int chunk_cols, int col0, int row0, int bat_c) {
-    thread_mbarrier_arrive_expect_tx(c_bar, chunks * kStagingBufferBytes);
-    for (int q = 0; q < chunks; ++q)
-      thread_tma_load_3d(buffer_smem + q * kStagingBufferBytes, map_c, c_bar, col0 + q * chunk_cols, row0, bat_c);
+  /* FULL: the copy engine loads `boxes` boxes of C through map_c (box_bytes each: columns col0 +
+   * q·box_cols, rows row0..row0 + 15) into consecutive buffers from `buffer_smem` on; the warp
+   * then waits on c_bar (warp_wait_c). The buffers must be free (their stores' reads done). */
+  __device__ static void thread_load_c_boxes(const CUtensorMap *map_c, uint32_t c_bar, uint32_t buffer_smem, int boxes,
+                                             uint32_t box_bytes, int box_cols, int col0, int row0, int bat_c) {
+    thread_mbarrier_arrive_expect_tx(c_bar, boxes * box_bytes);
+    for (int q = 0; q < boxes; ++q)
+      thread_tma_load_3d(buffer_smem + q * box_bytes, map_c, c_bar, col0 + q * box_cols, row0, bat_c);
+  }
+  /* The wait for this warp's C load on c_bar; `loads` counts them (the barrier's parity). */
+  __device__ static void warp_wait_c(uint32_t c_bar, uint32_t &loads) {
+    thread_mbarrier_wait(c_bar, loads & 1);
+    ++loads;
+  }
+  /* The warp's staged boxes of D leave by the copy engine, as one bulk group: `boxes` consecutive
+   * buffers from first_smem (box_bytes each) to columns col0 + q·box_cols, rows row0..row0 + 15. */
+  __device__ static void warp_store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, uint32_t box_bytes,
+                                            int box_cols, int col0, int row0, int bat, int lane) {
+    thread_fence_proxy_async_shared();
+    __syncwarp();
+    if (lane == 0) {
+#pragma unroll
+      for (int q = 0; q < boxes; ++q)
+        thread_tma_store_3d(map_d, first_smem + q * box_bytes, col0 + q * box_cols, row0, bat);
+      thread_bulk_commit_group();
+    }
   }
 
   /* Staging buffers hold 16 rows of 128 bytes in the 128-byte swizzle: 16-byte unit u of row r
@@ -1009,25 +1028,18 @@ struct Sm90Gemm {
           if (lane == 0) thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
           if (read_c) {
             if (lane == 0 && !(c_loaded && rb == 0 && c == 0)) /* the first group came during the mainloop */
-              thread_load_c_group(out.c, c_bar, staging_smem + buffer, kGroup, kChunkCols, col0, row0, bat_c);
-            thread_mbarrier_wait(c_bar, c_loads & 1);
-            ++c_loads;
+              thread_load_c_boxes(out.c, c_bar, staging_smem + buffer, kGroup, kStagingBufferBytes, kChunkCols, col0,
+                                  row0, bat_c);
+            warp_wait_c(c_bar, c_loads);
           }
           __syncwarp();
         }
         warp_stage_chunk<DT, EPI, kBlocksPerChunk, false>(p, acc[rb], c * kBlocksPerChunk, read_c, bias_m, row_bias,
                                                           bias, staging + buffer, staging_smem + buffer, lane);
         if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
-        thread_fence_proxy_async_shared();
-        __syncwarp();
-        if (lane == 0) {
-          /* Buffer q holds chunk c - (kGroup - 1) + q (just `buffer` when kGroup is 1). */
-#pragma unroll
-          for (int q = 0; q < kGroup; ++q)
-            thread_tma_store_3d(out.d, staging_smem + buffer - (kGroup - 1 - q) * kStagingBufferBytes,
-                                col0 - (kGroup - 1 - q) * kChunkCols, row0, (int)bat);
-          thread_bulk_commit_group();
-        }
+        /* The group's first chunk, c - (kGroup - 1), sits in buffer 0 (just `buffer` when kGroup is 1). */
+        warp_store_d_boxes(out.d, staging_smem + buffer - (kGroup - 1) * kStagingBufferBytes, kGroup,
+                           kStagingBufferBytes, kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, lane);
       }
       if constexpr (kTailCols > 0) {
         /* The tail: its own buffer, whose last store (at most the last-but-one bulk group: the
@@ -1039,22 +1051,13 @@ struct Sm90Gemm {
         thread_chunk_bias<DT, EPI>(p, bias_words, kChunks * kBlocksPerChunk, col0 + 2 * t, bias);
         if (lane == 0) thread_bulk_wait_group_read<1>();
         if (read_c) {
-          if (lane == 0) {
-            thread_mbarrier_arrive_expect_tx(c_bar, kTailBoxBytes);
-            thread_tma_load_3d(tail_smem, out.c_tail, c_bar, col0, row0, bat_c);
-          }
-          thread_mbarrier_wait(c_bar, c_loads & 1);
-          ++c_loads;
+          if (lane == 0) thread_load_c_boxes(out.c_tail, c_bar, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0, bat_c);
+          warp_wait_c(c_bar, c_loads);
         }
         __syncwarp();
         warp_stage_chunk<DT, EPI, kTailBlocks, true>(p, acc[rb], kChunks * kBlocksPerChunk, read_c, bias_m, row_bias,
                                                      bias, tail, tail_smem, lane);
-        thread_fence_proxy_async_shared();
-        __syncwarp();
-        if (lane == 0) {
-          thread_tma_store_3d(out.d_tail, tail_smem, col0, row0, (int)bat);
-          thread_bulk_commit_group();
-        }
+        warp_store_d_boxes(out.d_tail, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0, (int)bat, lane);
       }
     }
   }
