@@ -9,6 +9,8 @@
 #   SANITIZE_TOOLS (default "memcheck initcheck racecheck synccheck"),
 #   SANITIZE_RUNS (';'-separated test commands; default scripts/sanitize.sh's list),
 #   SANITIZE_JOBS (sanitizer runs at once, default 6),
+#   TEST_JOBS (GPU tests at once, default 4: the feature suite's parts side by side),
+#   TEST_TIMEOUT (seconds per GPU test, default 240),
 #   CMAKE_ARGS (extra configure arguments, e.g. -DTILEGEMM_FAMILIES=...),
 #   BENCH_ARGS (a file of `tilegemm bench` argument lines; default bench/suite_default.txt).
 set -u
@@ -37,7 +39,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu 
 
 if has tests; then
   start=$(date +%s)
-  ctest --test-dir "$BUILD" -L gpu -V --timeout ${TEST_TIMEOUT:-240} >"$OUT/ctest_gpu.log" 2>&1
+  ctest --test-dir "$BUILD" -L gpu -V -j "${TEST_JOBS:-4}" --timeout "${TEST_TIMEOUT:-240}" >"$OUT/ctest_gpu.log" 2>&1
   rc=$?
   grep -E "tests passed|tests failed|Passed|Failed|Skipped" "$OUT/ctest_gpu.log" | tail -8
   grep -hE "^[0-9]+: (grid|features|fuzz|family|tile edges|FAIL)|checks,|repro" "$OUT/ctest_gpu.log" | head -60

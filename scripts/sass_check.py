@@ -2,6 +2,7 @@
 """sass_check.py — what the compiled tensor-core kernels are made of, checked from their SASS.
 
     python3 scripts/sass_check.py [--verbose] [--expect FAMILY]... FILE...
+    python3 scripts/sass_check.py --self-test
 
 FILE: object files or libraries holding the kernels (the CTest `sass_check` passes every object
 of the library; files without device code are passed over). Each is disassembled with
@@ -11,7 +12,12 @@ at once; no GPU is needed.
 Rules, per kernel:
   sm90_gemm_kernel (sm_90a)  every HGMMA is 64xBNx16 with BN the tile width of the template and
                              the input type of the template (.F32 for f16, .F32.BF16 for bf16);
-                             no HMMA; no local memory (LDL/STL: spills or indexed arrays);
+                             no HMMA; no local memory (LDL/STL: spills or indexed arrays) but
+                             the return address that ptxas may hand an out-of-line helper (the
+                             64-bit division's slow path) through the frame's first word: an
+                             `STL [R1]` just before a `CALL.REL.NOINC`, an `LDL [R1]` in the
+                             called helpers (placed after the kernel's body, from the first call
+                             target on); these are counted apart (column `frame`), not judged;
                              setmaxnreg kept (USETMAXREG: ptxas drops it with warning C7508 when
                              the register cap at entry is missing); the k-step's wgmma batched
                              (some HGMMA without a `gsb0` wait: ptxas serializes every wgmma,
@@ -22,6 +28,9 @@ Rules, per kernel:
 A family named by --expect (sm90, sm80) whose kernels are absent from every FILE fails (a build
 that lost them). The table counts each group's instructions and its MMA instructions as they
 stand in the code (the k-loop once, not as executed); --verbose lists every kernel.
+
+--self-test runs the local-memory rule on a made-up listing (CTest `sass_check_rules`, no
+toolkit needed).
 
 Exit status: 0 every rule holds, 1 a rule failed, 77 no cuobjdump (the check is skipped; say so).
 """
@@ -42,6 +51,12 @@ SM90_NAME = re.compile(
 SM80_NAME = re.compile(r"sm80_gemm_kernelI8Sm80GemmI\d+Sm80(\w+?)Li(\d+)ELi(\d+)E")
 HGMMA = re.compile(r"\bHGMMA\.(\d+)x(\d+)x(\d+)\.F32(\.BF16)?\b")
 LOCAL = re.compile(r"\b(?:LDL|STL)(?:\.[A-Z0-9]+)*\b")
+ADDRESS = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/")
+FRAME_WORD = re.compile(r"\b(?:LDL|STL)(?:\.[A-Z0-9]+)*\s+(?:R\d+, )?\[R1\]")
+CALL = re.compile(r"\bCALL\.REL\.NOINC\s+0x([0-9a-f]+)")
+INSTRUCTION_BYTES = 16
+# How far before its CALL the return address may be stored (instructions).
+FRAME_STORE_REACH = 2
 INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+\S")
 FUNCTION = re.compile(r"^\s*Function : (\S+)")
 ARCH = re.compile(r"arch = (sm_\w+)")
@@ -67,6 +82,21 @@ class Kernel:
         self.hgmma = []          # (m, n, k, bf16) per HGMMA
         self.hgmma_waits = 0     # HGMMA that close a group (gsb0)
         self.hmma = self.imma = self.local = self.setmaxnreg = 0
+        self.frame = 0           # local accesses that hand a helper its return address
+        self.frame_candidates = []  # (address, is_store) of LDL/STL at [R1]
+        self.calls = set()       # addresses of CALL instructions
+        self.call_targets = set()
+
+    def settle_frame(self):
+        """Moves the return-address handoffs (see the rules above) from `local` to `frame`."""
+        for addr, is_store in self.frame_candidates:
+            if is_store:
+                handoff = any(addr + INSTRUCTION_BYTES * d in self.calls for d in range(1, FRAME_STORE_REACH + 1))
+            else:
+                handoff = bool(self.call_targets) and addr >= min(self.call_targets)
+            if handoff:
+                self.local -= 1
+                self.frame += 1
 
 
 def parse(text):
@@ -90,6 +120,13 @@ def parse(text):
             elif "LDL" in line or "STL" in line:
                 if LOCAL.search(line):
                     k.local += 1
+                    if FRAME_WORD.search(line):
+                        k.frame_candidates.append((int(ADDRESS.match(line).group(1), 16), "STL" in line))
+            elif "CALL" in line:
+                c = CALL.search(line)
+                if c:
+                    k.calls.add(int(ADDRESS.match(line).group(1), 16))
+                    k.call_targets.add(int(c.group(1), 16))
             elif "USETMAXREG" in line:
                 k.setmaxnreg += 1
             continue
@@ -103,6 +140,8 @@ def parse(text):
             k = Kernel(arch, name) if ("sm90_gemm_kernel" in name or "sm80_gemm_kernel" in name) else None
             if k is not None:
                 kernels.append(k)
+    for k in kernels:
+        k.settle_frame()
     return kernels
 
 
@@ -168,7 +207,37 @@ def check_sm80(k, m):
     return key, problems
 
 
+SELF_TEST_LISTING = """
+\tcode for sm_90a
+\t\tFunction : _Z16sm90_gemm_kernelI8Sm90GemmI8Sm90BF16Li128ELi208ELi4ELb1ELb1ELi2ELi1ELi0ELi2EEEv
+        /*0000*/                   STL [R1], R6 ;
+        /*0010*/                   CALL.REL.NOINC 0x0080 ;
+        /*0020*/                   STL [R1+0x4], R7 ;
+        /*0030*/                   STL [R1], R8 ;
+        /*0040*/                   LDL R9, [R1] ;
+        /*0050*/                   MOV R2, R3 ;
+        /*0060*/                   MOV R2, R3 ;
+        /*0070*/                   EXIT ;
+        /*0080*/                   MOV R2, R3 ;
+        /*0090*/                   LDL.LU R10, [R1] ;
+        /*00a0*/                   RET.REL.NODEC R10 0x0 ;
+"""
+
+
+def self_test():
+    """The frame rule on SELF_TEST_LISTING: the store before the CALL and the load in the helper
+    are the return-address handoff; the store at [R1+0x4], the store three instructions before
+    nothing, and the load in the kernel's body are local memory."""
+    k = parse(SELF_TEST_LISTING)[0]
+    ok = (k.frame, k.local) == (2, 3)
+    print("sass_check self-test: frame %d (expected 2), local %d (expected 3): %s" % (
+        k.frame, k.local, "ok" if ok else "FAIL"))
+    return 0 if ok else 1
+
+
 def main(argv):
+    if argv == ["--self-test"]:
+        return self_test()
     verbose, expect, files = False, [], []
     args = list(argv)
     while args:
@@ -190,7 +259,7 @@ def main(argv):
         print("sass_check: SKIPPED: no cuobjdump (set CUOBJDUMP, or put the CUDA toolkit's bin on "
               "PATH; the PyPI wheel nvidia-cuda-cuobjdump also carries one)")
         return SKIP
-    groups = OrderedDict()   # key -> [kernels, instructions min, max, mma, local, problems]
+    groups = OrderedDict()   # key -> [kernels, instructions min, max, mma, local, problems, frame]
     failures, seen = 0, {"sm90": 0, "sm80": 0}
     listings = disassemble_all(cuobjdump, files)
     for path in files:
@@ -206,19 +275,20 @@ def main(argv):
                 mma = "%d %s" % ((k.hmma, "HMMA") if k.hmma else (k.imma, "IMMA"))
             else:
                 continue
-            g = groups.setdefault(key, [0, k.instructions, k.instructions, mma, 0, 0])
+            g = groups.setdefault(key, [0, k.instructions, k.instructions, mma, 0, 0, 0])
             g[0] += 1
             g[1], g[2] = min(g[1], k.instructions), max(g[2], k.instructions)
             g[4] += k.local
             g[5] += len(problems)
+            g[6] += k.frame
             for p in problems:
                 failures += 1
                 print("FAIL %s: %s\n     %s" % (key, p, k.name))
             if verbose:
-                print("  %6d instr  %-10s local %3d  %s" % (k.instructions, mma, k.local, k.name))
-    print("%-52s %7s %13s %10s %6s" % ("kernel group", "kernels", "instructions", "mma", "local"))
-    for key, (n, lo, hi, mma, local, bad) in groups.items():
-        print("%-52s %7d %6d-%-6d %10s %6d%s" % (key, n, lo, hi, mma, local, "  FAIL" if bad else ""))
+                print("  %6d instr  %-10s local %3d  frame %3d  %s" % (k.instructions, mma, k.local, k.frame, k.name))
+    print("%-52s %7s %13s %10s %6s %6s" % ("kernel group", "kernels", "instructions", "mma", "local", "frame"))
+    for key, (n, lo, hi, mma, local, bad, frame) in groups.items():
+        print("%-52s %7d %6d-%-6d %10s %6d %6d%s" % (key, n, lo, hi, mma, local, frame, "  FAIL" if bad else ""))
     for family in expect:
         if seen[family] == 0:
             failures += 1

@@ -151,6 +151,7 @@ struct Sm90F16 {
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 208) warpgroup_mma_m64n208k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 192) warpgroup_mma_m64n192k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 144) warpgroup_mma_m64n144k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
@@ -163,6 +164,7 @@ struct Sm90BF16 {
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 208) warpgroup_mma_m64n208k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 192) warpgroup_mma_m64n192k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 144) warpgroup_mma_m64n144k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
@@ -211,9 +213,10 @@ struct Sm90Gemm {
   static constexpr int kStagingBuffers = 2;
   static constexpr int kWarpStagingBytes = kStagingBuffers * kStagingBufferBytes;
   /* A tile width that is not a whole number of 128-byte chunks in every D type (144 = 2 × 64 +
-   * 16 columns of 16-bit D, 4 × 32 + 16 of f32) ends in a tail chunk of 16 columns. It leaves
-   * through a buffer of its own per warp, unswizzled (rows of 32 or 64 bytes), by a second pair
-   * of tensor maps whose boxes are 16 columns wide (map_d_tail, map_c_tail). */
+   * 16 columns of 16-bit D, 4 × 32 + 16 of f32; 208 = 3 × 64 + 16, 6 × 32 + 16) ends in a tail
+   * chunk of 16 columns. It leaves through a buffer of its own per warp, unswizzled (rows of 32
+   * or 64 bytes), by a second pair of tensor maps whose boxes are 16 columns wide (map_d_tail,
+   * map_c_tail). */
   static constexpr int kTailChunkCols = 16;
   static constexpr int kTailCols = BN % TG_SM90_BOX;
   static constexpr int kTailBufferBytes = kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
@@ -238,8 +241,8 @@ struct Sm90Gemm {
   static constexpr uint32_t kAStep = A_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep = B_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
 
-  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 192 || BN == 256,
-                "wgmma N must be 64, 128, 144, 192 or 256 (the wrappers built)");
+  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 192 || BN == 208 || BN == 256,
+                "wgmma N must be 64, 128, 144, 192, 208 or 256 (the wrappers built)");
   static_assert(kTailCols == 0 || kTailCols == kTailChunkCols,
                 "a tile row ends in whole 128-byte staging chunks, then at most one tail chunk of 16 columns");
   static_assert(kTailCols == 0 || (B_KMAJOR && SCHEDULE == TG_SM90_COOPERATIVE),
@@ -249,6 +252,9 @@ struct Sm90Gemm {
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
   static_assert(CLUSTER_M == 1 || CLUSTER_N == 1, "a cluster lies along m or along n");
   static_assert(kAShareRows <= 256, "a TMA box spans at most 256 rows");
+  static_assert((kAShareRows * TG_SM90_ROW_BYTES) % TG_SM90_SWIZZLE_ATOM == 0 &&
+                    (kBShareRows * TG_SM90_ROW_BYTES) % TG_SM90_SWIZZLE_ATOM == 0,
+                "each CTA's share of a multicast operand starts on a 1024-byte swizzle atom");
   static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
   static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_CAST ||

@@ -21,7 +21,10 @@
  * waves counted (4096³ is 5.3 waves of it, a stream-K shape). 128x144 (2026-11-25): 84 at full
  * waves (3072×1584×4096, two waves, 650 TFLOP/s against 776 for 128x256 at 3072×2816×4096), set to
  * 76: fitted to same-call choices against 128x128 and 128x192 at 1152³…1536³, 1280×1280×4096 and
- * 1536×1408×4096 (docs/sm90.md, "144-wide tiles"). */
+ * 1536×1408×4096 (docs/sm90.md, "144-wide tiles"). 128x208 (2026-11-25): 96, its time against
+ * 128x256's at two full waves each (3072×2288×4096, 743 TFLOP/s, against 3072×2816×4096, 772),
+ * same call; the same calls picked it at 1792³ and 2560³ and the other rows at 1536³, 2048³,
+ * 3072³ and 1664×4096×4096 (docs/sm90.md, "208-wide tiles"). */
 /* TMA strides are below 2^40 bytes. */
 #define SM90_MAX_STRIDE_BYTES (1LL << 40)
 
@@ -95,6 +98,8 @@ const tg_kernel tg_rows_sm90[] = {
              256, 128, 1, 2, 99, ANY_ORDER, 256x128),
     SM90_ROW("sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major",
              128, 192, 2, 1, 97, K_MAJOR_ONLY, 128x192),
+    SM90_ROW("sm90_128x208x64", "f16/bf16 TMA+wgmma m64n208, 4 stages, 2-CTA multicast, K-major",
+             128, 208, 2, 1, 96, K_MAJOR_ONLY, 128x208),
     SM90_ROW("sm90_128x144x64", "f16/bf16 TMA+wgmma m64n144, 5 stages, 2-CTA multicast, K-major",
              128, 144, 2, 1, 76, K_MAJOR_ONLY, 128x144),
     SM90_ROW("sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major",

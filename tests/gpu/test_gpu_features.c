@@ -8,6 +8,9 @@
  *   tf32 input rounding bit for bit on the tf32 tensor-core kernels; stream-K splits on sm90.
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
+ *                     [--part P/N]      part P of N (0 <= P < N): the kernels whose registry
+ *                                       index is P mod N, and the tests of no one kernel in part
+ *                                       0 (CTest runs the parts side by side)
  *                     [--stream-k]      only the stream-K cases (for the sanitizers)
  *                     [--quick]         every code path of each kernel, fewer cases (for the
  *                                       slow sanitizers, racecheck above all): tile edges in one
@@ -222,10 +225,12 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   const int sm90 = strcmp(kinfo->family, "sm90") == 0;
   if (!sm90 && strcmp(kinfo->family, "sm80") != 0) return;
   const tg_dtype outs[] = {TG_BF16, TG_F16, TG_F32};
-  /* Every tile's edges: 512 and 424 columns end inside the last tile of every width (424 inside the
-   * 16-column tail of a 144-wide one: 424 = 2 × 144 + 136). */
-  const int64_t shapes[][3] = {{256, 512, 64}, {200, 424, 100}};
-  const int c_modes = sm90 ? C_MODES : C_IS_D, n_shapes = sm90 ? 2 : 1;
+  /* Every tile's edges: 512, 424 and 616 columns end inside the last tile of every width, and the
+   * 16-column tails of 144- and 208-wide tiles hold an edge in both D orders (column-major D
+   * swaps m and n): 424 = 2 × 144 + 136 and 136 in a 144-wide tail, 200 and 616 = 2 × 208 + 200
+   * in a 208-wide one. */
+  const int64_t shapes[][3] = {{256, 512, 64}, {200, 424, 100}, {136, 616, 100}};
+  const int c_modes = sm90 ? C_MODES : C_IS_D, n_shapes = sm90 ? 3 : 1;
   long ran = 0;
   for (int e = TG_EPI_NONE; e <= TG_EPI_BIAS_GELU; ++e)
     for (int o = 0; o < 3; ++o)
@@ -481,13 +486,16 @@ static void test_gpu_oracle(void) {
 
 int main(int argc, char **argv) {
   const char *only = NULL;
-  int stream_k_only = 0;
+  int stream_k_only = 0, part = 0, parts = 1;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) only = argv[++i];
     else if (strcmp(argv[i], "--stream-k") == 0) stream_k_only = 1;
     else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
+    else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%d/%d", &part, &parts) == 2 &&
+             parts > 0 && part >= 0 && part < parts)
+      ++i;
     else {
-      fprintf(stderr, "usage: %s [--kernel NAME] [--stream-k] [--quick]\n", argv[0]);
+      fprintf(stderr, "usage: %s [--kernel NAME] [--part P/N] [--stream-k] [--quick]\n", argv[0]);
       return 2;
     }
   }
@@ -503,6 +511,7 @@ int main(int argc, char **argv) {
     tg_kernel_info k;
     tg_kernel_get(i, &k);
     if (only && strcmp(only, k.name) != 0) continue;
+    if (i % parts != part) continue;
     if (!stream_k_only) {
       test_tile_edges(&k);
       test_aligned_epilogues(&k);
@@ -510,7 +519,7 @@ int main(int argc, char **argv) {
     }
     test_stream_k(&k, sm_count);
   }
-  if (!only && !stream_k_only) {
+  if (!only && !stream_k_only && part == 0) {
     test_batches();
     test_epilogues();
     test_alignment_and_ld();
