@@ -14,10 +14,10 @@ Rules, per kernel:
                              the input type of the template (.F32 for f16, .F32.BF16 for bf16);
                              no HMMA; no local memory (LDL/STL: spills or indexed arrays) but
                              the return address that ptxas may hand an out-of-line helper (the
-                             64-bit division's slow path) through the frame's first word: an
-                             `STL [R1]` just before a `CALL.REL.NOINC`, an `LDL [R1]` in the
-                             called helpers (placed after the kernel's body, from the first call
-                             target on); these are counted apart (column `frame`), not judged;
+                             64-bit division's slow path) through the frame's first word: one
+                             `STL [R1]` at most two instructions before each `CALL.REL.NOINC`, one
+                             `LDL [R1]` in each called helper (from its call target to its first
+                             `RET`); these are counted apart (column `frame`), not judged;
                              setmaxnreg kept (USETMAXREG: ptxas drops it with warning C7508 when
                              the register cap at entry is missing); the k-step's wgmma batched
                              (some HGMMA without a `gsb0` wait: ptxas serializes every wgmma,
@@ -86,17 +86,35 @@ class Kernel:
         self.frame_candidates = []  # (address, is_store) of LDL/STL at [R1]
         self.calls = set()       # addresses of CALL instructions
         self.call_targets = set()
+        self.rets = []           # addresses of RET instructions
+
+    def helper_of(self, addr):
+        """The call target of the helper holding addr (from the target to its first RET), or None."""
+        starts = [t for t in self.call_targets if t <= addr]
+        if not starts:
+            return None
+        start = max(starts)
+        ends = [r for r in self.rets if r >= start]
+        return start if ends and addr <= min(ends) else None
 
     def settle_frame(self):
-        """Moves the return-address handoffs (see the rules above) from `local` to `frame`."""
-        for addr, is_store in self.frame_candidates:
+        """Moves the return-address handoffs (see the rules above) from `local` to `frame`: one
+        store per call, one load per helper."""
+        calls_fed, helpers_fed = set(), set()
+        for addr, is_store in sorted(self.frame_candidates):
             if is_store:
-                handoff = any(addr + INSTRUCTION_BYTES * d in self.calls for d in range(1, FRAME_STORE_REACH + 1))
+                call = next((addr + INSTRUCTION_BYTES * d for d in range(1, FRAME_STORE_REACH + 1)
+                             if addr + INSTRUCTION_BYTES * d in self.calls), None)
+                if call is None or call in calls_fed:
+                    continue
+                calls_fed.add(call)
             else:
-                handoff = bool(self.call_targets) and addr >= min(self.call_targets)
-            if handoff:
-                self.local -= 1
-                self.frame += 1
+                helper = self.helper_of(addr)
+                if helper is None or helper in helpers_fed:
+                    continue
+                helpers_fed.add(helper)
+            self.local -= 1
+            self.frame += 1
 
 
 def parse(text):
@@ -127,6 +145,8 @@ def parse(text):
                 if c:
                     k.calls.add(int(ADDRESS.match(line).group(1), 16))
                     k.call_targets.add(int(c.group(1), 16))
+            elif " RET." in line:
+                k.rets.append(int(ADDRESS.match(line).group(1), 16))
             elif "USETMAXREG" in line:
                 k.setmaxnreg += 1
             continue
@@ -211,27 +231,36 @@ SELF_TEST_LISTING = """
 \tcode for sm_90a
 \t\tFunction : _Z16sm90_gemm_kernelI8Sm90GemmI8Sm90BF16Li128ELi208ELi4ELb1ELb1ELi2ELi1ELi0ELi2EEEv
         /*0000*/                   STL [R1], R6 ;
-        /*0010*/                   CALL.REL.NOINC 0x0080 ;
+        /*0010*/                   CALL.REL.NOINC 0x0100 ;
         /*0020*/                   STL [R1+0x4], R7 ;
         /*0030*/                   STL [R1], R8 ;
         /*0040*/                   LDL R9, [R1] ;
         /*0050*/                   MOV R2, R3 ;
-        /*0060*/                   MOV R2, R3 ;
+        /*0060*/                   CALL.REL.NOINC 0x0100 ;
         /*0070*/                   EXIT ;
-        /*0080*/                   MOV R2, R3 ;
-        /*0090*/                   LDL.LU R10, [R1] ;
-        /*00a0*/                   RET.REL.NODEC R10 0x0 ;
+        /*0080*/                   BRA 0x80 ;
+        /*0090*/                   NOP ;
+        /*0100*/                   MOV R2, R3 ;
+        /*0110*/                   LDL.LU R10, [R1] ;
+        /*0120*/                   LDL R11, [R1+0x4] ;
+        /*0130*/                   LDL R12, [R1] ;
+        /*0140*/                   RET.REL.NODEC R10 0x0 ;
+        /*0150*/                   LDL R13, [R1] ;
 """
 
 
 def self_test():
-    """The frame rule on SELF_TEST_LISTING: the store before the CALL and the load in the helper
-    are the return-address handoff; the store at [R1+0x4], the store three instructions before
-    nothing, and the load in the kernel's body are local memory."""
+    """The frame rule on SELF_TEST_LISTING: the store just before the first CALL and the helper's
+    first load of [R1] are the return-address handoff (frame 2); local memory (6): the store at
+    [R1+0x4], the store three instructions before the second CALL, the load in the kernel's body,
+    the helper's load at [R1+0x4], its second load of [R1], and the load after its RET. The
+    kernel must then fail on its local memory."""
     k = parse(SELF_TEST_LISTING)[0]
-    ok = (k.frame, k.local) == (2, 3)
-    print("sass_check self-test: frame %d (expected 2), local %d (expected 3): %s" % (
-        k.frame, k.local, "ok" if ok else "FAIL"))
+    _, problems = check_sm90(k, SM90_NAME.search(k.name))
+    judged = any("local-memory" in p for p in problems)
+    ok = (k.frame, k.local) == (2, 6) and judged
+    print("sass_check self-test: frame %d (expected 2), local %d (expected 6), judged %s: %s" % (
+        k.frame, k.local, "yes" if judged else "no", "ok" if ok else "FAIL"))
     return 0 if ok else 1
 
 

@@ -31,8 +31,9 @@
  *     the common epilogues (no C, no GELU) into D of the inputs' type, the same into the other D
  *     types, and the rest, so no kernel carries another's code.
  *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
- *     A tile width of 64q + 16 (144: a full wave of 1536³ in 132 tiles) ends each tile row in a
- *     16-column tail chunk with a buffer and tensor maps of its own (kTailCols).
+ *     A tile width of 64q + 16 (144: a full wave of 1536³ in 132 tiles; 208: two waves of 2560³
+ *     in 260) ends each tile row in a 16-column tail chunk with a buffer and tensor maps of its
+ *     own (kTailCols).
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
  */
@@ -1049,7 +1050,7 @@ struct Sm90Gemm {
       }
       if constexpr (kTailCols > 0) {
         /* The tail: its own buffer, whose last store (at most the last-but-one bulk group: the
-         * chunks above committed one since) must have been read. */
+         * chunks above committed at least one since) must have been read. */
         constexpr uint32_t kTailBoxBytes = kWarpRows * kTailCols * ES;
         const int col0 = (int)(tn * BN) + kChunks * kChunkCols;
         const uint32_t tail_smem = thread_smem_address(tail);

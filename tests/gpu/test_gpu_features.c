@@ -9,8 +9,9 @@
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
  *                     [--part P/N]      part P of N (0 <= P < N): the kernels whose registry
- *                                       index is P mod N, and the tests of no one kernel in part
- *                                       0 (CTest runs the parts side by side)
+ *                                       index i has i mod N == P, and the tests of no one kernel
+ *                                       in part 0 (CTest runs the parts side by side); a part, or
+ *                                       a --kernel, that selects no kernel fails
  *                     [--stream-k]      only the stream-K cases (for the sanitizers)
  *                     [--quick]         every code path of each kernel, fewer cases (for the
  *                                       slow sanitizers, racecheck above all): tile edges in one
@@ -225,8 +226,8 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   const int sm90 = strcmp(kinfo->family, "sm90") == 0;
   if (!sm90 && strcmp(kinfo->family, "sm80") != 0) return;
   const tg_dtype outs[] = {TG_BF16, TG_F16, TG_F32};
-  /* Every tile's edges: 512, 424 and 616 columns end inside the last tile of every width, and the
-   * 16-column tails of 144- and 208-wide tiles hold an edge in both D orders (column-major D
+  /* Whole tiles of 64, 128 and 256 columns (512), edges inside the last tile of every width (424
+   * and 616 end inside every width's last tile), and the 16-column tails of 144- and 208-wide tiles hold an edge in both D orders (column-major D
    * swaps m and n): 424 = 2 × 144 + 136 and 136 in a 144-wide tail, 200 and 616 = 2 × 208 + 200
    * in a 208-wide one. */
   const int64_t shapes[][3] = {{256, 512, 64}, {200, 424, 100}, {136, 616, 100}};
@@ -486,13 +487,14 @@ static void test_gpu_oracle(void) {
 
 int main(int argc, char **argv) {
   const char *only = NULL;
-  int stream_k_only = 0, part = 0, parts = 1;
+  int stream_k_only = 0, part = 0, parts = 1, kernels_run = 0;
+  char part_tail;
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) only = argv[++i];
     else if (strcmp(argv[i], "--stream-k") == 0) stream_k_only = 1;
     else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
-    else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc && sscanf(argv[i + 1], "%d/%d", &part, &parts) == 2 &&
-             parts > 0 && part >= 0 && part < parts)
+    else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc &&
+             sscanf(argv[i + 1], "%d/%d%c", &part, &parts, &part_tail) == 2 && parts > 0 && part >= 0 && part < parts)
       ++i;
     else {
       fprintf(stderr, "usage: %s [--kernel NAME] [--part P/N] [--stream-k] [--quick]\n", argv[0]);
@@ -512,6 +514,7 @@ int main(int argc, char **argv) {
     tg_kernel_get(i, &k);
     if (only && strcmp(only, k.name) != 0) continue;
     if (i % parts != part) continue;
+    ++kernels_run;
     if (!stream_k_only) {
       test_tile_edges(&k);
       test_aligned_epilogues(&k);
@@ -526,6 +529,9 @@ int main(int argc, char **argv) {
     test_special_scalars();
     test_gpu_oracle();
   }
+  /* A misspelt --kernel, or a part past the registry's end, must not pass on no cases. */
+  CHECK_MSG(kernels_run > 0 || (!only && part == 0), "no kernel selected (--kernel %s, --part %d/%d)",
+            only ? only : "-", part, parts);
   printf("features: %ld cases, %ld refused by forced kernels\n", g_cases, g_refused);
   tg_destroy(h);
   return tg_test_finish("test_gpu_features");
