@@ -4,15 +4,16 @@
 # Assumes scripts/gpu_suite.sh build has run (BUILD, default build-gpu).
 # Environment: SANITIZE_TOOLS (default "memcheck initcheck racecheck synccheck"), SANITIZE_RUNS
 # (';'-separated test commands instead of the list below), SANITIZE_TIMEOUT (s per run, 150),
-# SANITIZE_JOBS (runs at once, default 1: each is a process of its own on the one GPU, mostly
-# bound by the sanitizer's host-side work, so several share a 16-core machine well; summary
-# lines still come out in list order).
+# SANITIZE_ONLY (an extended regex: only the runs, racecheck launches included, that match it,
+# e.g. "sm90_" after a change to the sm90 kernels alone), SANITIZE_JOBS (runs at once, default
+# 1: each is a process of its own on the one GPU, mostly bound by the sanitizer's host-side
+# work, so several share a 16-core machine well; summary lines still come out in list order).
 # racecheck: the sm90 feature suites outlast it even with --quick (six rows at once, none done in
 # 420 s, H100 2026-11-25), so for the sm90 rows it runs single `tilegemm bench` launches that take
 # each shared-memory path once instead (sm90_racecheck_launches below: multi-wave stream-K with
-# the plain epilogue, the FULL epilogue with C and bias+GELU, the memory-bound spread; 5-51 s
-# each); the other feature suites run with --quick. A run that starts with "tilegemm" is a CLI
-# launch, any other a test binary.
+# the plain epilogue, the FULL epilogue with C and bias+GELU, the memory-bound spread, two whole
+# waves; 5-51 s each); the other feature suites run with --quick. A run that starts with
+# "tilegemm" is a CLI launch, any other a test binary.
 set -u
 BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$PWD/out}
@@ -41,10 +42,11 @@ runs=(
 )
 if [ -n "${SANITIZE_RUNS:-}" ]; then IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"; fi
 
-# Three single launches per sm90 row (name:tile_m:tile_n), shaped as test_gpu_features's cases:
+# Four single launches per sm90 row (name:tile_m:tile_n), shaped as test_gpu_features's cases:
 # 12×12 tiles cut short at k = 209 (over a wave of items, the last one mostly idle: stream-K),
-# 300 × (2·tile_n + 8) × 200 with beta = 1 and bias+GELU, and M = 40 against 12 tiles of N at
-# k = 2792 (decode: the spread single wave).
+# 300 × (2·tile_n + 8) × 200 with beta = 1 and bias+GELU, M = 40 against 12 tiles of N at
+# k = 2792 (decode: the spread single wave), and 24×11 tiles cut short at k = 64 (two whole
+# waves: each consumer warp stashes its next tile in shared memory under the last wgmma).
 sm90_racecheck_launches() {
   local row name tm tn
   for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 sm90_128x208x64:128:208 \
@@ -55,6 +57,7 @@ sm90_racecheck_launches() {
     echo "$one $((12 * tm - 37)),$((12 * tn - 5)),209"
     echo "$one 300,$((2 * tn + 8)),200 --beta 1 --epilogue bias-gelu"
     echo "$one 40,$((12 * tn - 5)),2792"
+    echo "$one $((24 * tm - 5)),$((11 * tn - 3)),64"
   done
 }
 JOBS=${SANITIZE_JOBS:-1}
@@ -87,6 +90,11 @@ for tool in ${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}; do
   done
   if [ "$tool" = racecheck ] && [ -z "${SANITIZE_RUNS:-}" ]; then
     while IFS= read -r r; do tool_runs+=("$r"); done < <(sm90_racecheck_launches)
+  fi
+  if [ -n "${SANITIZE_ONLY:-}" ]; then
+    kept=()
+    for r in "${tool_runs[@]}"; do [[ "$r" =~ $SANITIZE_ONLY ]] && kept+=("$r"); done
+    tool_runs=("${kept[@]}")
   fi
   for r in "${tool_runs[@]}"; do
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done

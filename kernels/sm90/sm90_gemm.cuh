@@ -15,7 +15,8 @@
  *     128×256 tiles), CLUSTER_N CTAs along n share A (for 256×128); each CTA fetches its part of
  *     the shared tile from L2 and TMA multicasts it to all, cutting L2→SM traffic.
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
- *     producer already fills the next tile's stages while the consumers run the epilogue. Every
+ *     producer already fills the next tile's stages while the consumers run the epilogue, and
+ *     (LEAN) the consumers work out the next tile's coordinates under the last wgmma. Every
  *     other wave walks k backwards, and every other group of tile rows the columns, so each
  *     starts on the operand slabs its predecessor read last, while L2 still holds them. Clusters
  *     with one tile fewer start half a tile late, so that not every CTA stores D at once.
@@ -222,8 +223,17 @@ struct Sm90Gemm {
   static constexpr int kTailCols = BN % TG_SM90_BOX;
   static constexpr int kTailBufferBytes = kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
   static constexpr int kStagingBytes = kConsumerWarpsTotal * (kWarpStagingBytes + kTailBufferBytes);
+  /* Per consumer warp, the tile of its next unit (batch, tile row, tile column), worked out
+   * under the last wgmma of the current one (warp_stash_next_tile): cooperative LEAN kernels
+   * only. Pingpong already runs a consumer's tile arithmetic under its partner's mainloop; with
+   * it, REST ran 0.4% slower (4096³ beta = 1) and CAST 0.3–0.7% (8192×8192×1024 into f32 D),
+   * where LEAN gained 0.3–0.8% (H100, same calls; docs/sm90.md, "The next tile ahead"). */
+  static constexpr bool kStashNextTile = !kPingpong && EPILOGUES == TG_SM90_EPILOGUES_LEAN;
+  static constexpr int kNextTileWords = 3;
+  static constexpr int kNextTileBytes =
+      kStashNextTile ? kConsumerWarpsTotal * kNextTileWords * (int)sizeof(int64_t) : 0;
   static constexpr int kSmemBytes =
-      TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes;
+      TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes + kNextTileBytes;
   /* Empty-barrier arrivals per phase: lane 0 of every warp that reads the stage (both consumers
    * in step, or the one whose tile it holds in pingpong) of every CTA in the cluster (a stage is
    * refilled by multicast into all of them). */
@@ -483,6 +493,7 @@ struct Sm90Gemm {
     const uint32_t full = base + STAGES * kStageBytes + kStagingBytes; /* full[s]: tile s landed */
     const uint32_t empty = full + STAGES * 8;           /* empty[s]: tile s consumed */
     const uint32_t c_landed = empty + STAGES * 8;       /* [w]: consumer warp w's C landed */
+    const uint32_t next_tiles = c_landed + kConsumerWarpsTotal * 8; /* [w]: warp w's next tile */
     const int wg = threadIdx.x / TG_SM90_WARPGROUP;
     const int rank = kCluster > 1 ? (int)thread_cluster_rank() : 0;
 
@@ -542,6 +553,8 @@ struct Sm90Gemm {
       uint32_t c_loads = 0; /* C loads this warp has waited for: the barrier's parity */
       const int warp_index = cw * (TG_SM90_WARPGROUP / 32) + warp; /* among the consumer warps */
       const uint32_t c_bar = c_landed + 8 * warp_index;
+      int64_t *const next_tile =
+          (int64_t *)(smem_raw + (next_tiles - raw) + warp_index * kNextTileWords * sizeof(int64_t));
       unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes + warp_index * kWarpStagingBytes;
       unsigned char *tail = smem_raw + (base - raw) + STAGES * kStageBytes + kConsumerWarpsTotal * kWarpStagingBytes +
                             warp_index * kTailBufferBytes; /* the tail chunk's buffer, if any */
@@ -556,9 +569,11 @@ struct Sm90Gemm {
       /* FULL with C: each warp's first group of C is loaded during the mainloop's last k-tiles. */
       const bool c_ahead = EPILOGUES == TG_SM90_EPILOGUES_REST && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       const bool tile_bias = tile_bias_wanted(p);
+      bool stashed = false; /* the unit's tile waits in next_tile */
       for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
-        tile_coords(u.item, m_items, n_items, narrow, rank, &bat, &tm, &tn);
+        if (kStashNextTile && stashed) warp_read_next_tile(next_tile, &bat, &tm, &tn);
+        else tile_coords(u.item, m_items, n_items, narrow, rank, &bat, &tm, &tn);
         const bool c_loaded = c_ahead && u.kt_begin == 0 && tm * BM < p.m && tn * BN < p.n;
         const int c_ahead_kt = c_loaded ? (u.kt_end - kCAheadTiles > 0 ? u.kt_end - kCAheadTiles : 0) : -1;
         /* No zeroing: the unit's first wgmma overwrites the accumulators (accumulate = 0). */
@@ -613,6 +628,9 @@ struct Sm90Gemm {
             block_named_barrier_arrive(TG_SM90_TURN_BARRIER + (TG_SM90_CONSUMERS - 1 - cw), kTurnThreads);
         uint32_t bias_words[kBiasWords];
         if (tile_bias && u.kt_begin == 0) thread_load_tile_bias(p, tn, lane, bias_words);
+        /* After the bias loads are issued, so that they, too, run under the last wgmma. */
+        if constexpr (kStashNextTile)
+          stashed = warp_stash_next_tile(work, m_items, n_items, narrow, rank, next_tile, lane);
         warpgroup_wait<0>();
         if (lane == 0) release(empty + 8 * ((it - 1) % STAGES));
         if constexpr (kPingpong) {
@@ -632,6 +650,34 @@ struct Sm90Gemm {
     }
     /* No CTA leaves while a partner may still multicast into it or arrive on its barriers. */
     if constexpr (kCluster > 1) block_cluster_sync();
+  }
+
+  /* A consumer warp works out the tile of its next unit while the current unit's last wgmma
+   * run, and keeps it in shared memory across the epilogue (in registers, beside a REST or CAST
+   * epilogue, it spilled): the divisions of tile_coords, a chain of three dependent ones, then
+   * no longer stand between a tile's epilogue and the next tile's first wgmma, where both
+   * consumers, in step, hold the tensor cores idle. Whole items in 32-bit arithmetic only (a
+   * stream-K unit, or 64-bit tile arithmetic, would add calls of the 64-bit division helper):
+   * otherwise it returns false and the unit's tile is worked out at its start, as before. */
+  __device__ static bool warp_stash_next_tile(const WorkList &work, int64_t m_items, int64_t n_items, bool narrow,
+                                              int rank, int64_t *next_tile, int lane) {
+    if (!kStashNextTile || !narrow || work.iter < work.iter_end || work.dp >= work.dp_end) return false;
+    int64_t bat, tm, tn;
+    tile_coords_in<uint32_t>((uint32_t)work.dp, (uint32_t)m_items, (uint32_t)n_items, rank, &bat, &tm, &tn);
+    if (lane == 0) {
+      next_tile[0] = bat;
+      next_tile[1] = tm;
+      next_tile[2] = tn;
+    }
+    return true;
+  }
+  /* The tile warp_stash_next_tile kept for the unit that follows. */
+  __device__ static void warp_read_next_tile(const int64_t *next_tile, int64_t *bat, int64_t *tm, int64_t *tn) {
+    __syncwarp(); /* lane 0's stash is visible */
+    *bat = next_tile[0];
+    *tm = next_tile[1];
+    *tn = next_tile[2];
+    __syncwarp(); /* read by all before lane 0 stashes the next one */
   }
 
   __device__ static void release(uint32_t bar) {
