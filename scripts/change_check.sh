@@ -14,15 +14,11 @@ BUILD=${BUILD:-build-gpu}
 mkdir -p "$OUT"
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
-start=$(date +%s)
-if cmake -B "$BUILD" -S . -DCMAKE_BUILD_TYPE=Release >"$OUT/configure.log" 2>&1 &&
-   cmake --build "$BUILD" -j16 >"$OUT/build.log" 2>&1; then
-  note "build: ok in $(( $(date +%s) - start )) s"
-else
-  tail -30 "$OUT/build.log"; echo "== build: FAILED"; exit 1
+# The build stage of gpu_suite.sh (its logs, nvidia-smi and `tilegemm info` land in $OUT).
+if ! BUILD="$BUILD" OUT="$OUT" bash scripts/gpu_suite.sh build >"$OUT/gpu_suite_build.txt" 2>&1; then
+  tail -40 "$OUT/gpu_suite_build.txt"; exit 1
 fi
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader \
-  >"$OUT/nvidia_smi.txt" 2>&1
+note "$(grep -m1 -oE 'build: .*' "$OUT/gpu_suite_build.txt")"
 start=$(date +%s)
 ( ctest --test-dir "$BUILD" -L gpu -j4 --timeout 400 >"$OUT/ctest_gpu.log" 2>&1; echo $? >"$OUT/ctest_gpu.rc" ) &
 tests=$!

@@ -342,6 +342,11 @@ struct Sm90Gemm {
       }
       return false;
     }
+    /* Whether the unit next() returns next is a whole item (no stream-K units left), and which. */
+    __device__ bool next_is_whole(int64_t *item) const {
+      *item = dp;
+      return iter >= iter_end && dp < dp_end;
+    }
   };
 
   /* Whether the producer loads unit u's k-tiles from last to first: every other whole item a CTA
@@ -661,9 +666,10 @@ struct Sm90Gemm {
    * otherwise it returns false and the unit's tile is worked out at its start, as before. */
   __device__ static bool warp_stash_next_tile(const WorkList &work, int64_t m_items, int64_t n_items, bool narrow,
                                               int rank, int64_t *next_tile, int lane) {
-    if (!kStashNextTile || !narrow || work.iter < work.iter_end || work.dp >= work.dp_end) return false;
+    int64_t item;
+    if (!narrow || !work.next_is_whole(&item)) return false;
     int64_t bat, tm, tn;
-    tile_coords_in<uint32_t>((uint32_t)work.dp, (uint32_t)m_items, (uint32_t)n_items, rank, &bat, &tm, &tn);
+    tile_coords(item, m_items, n_items, true, rank, &bat, &tm, &tn);
     if (lane == 0) {
       next_tile[0] = bat;
       next_tile[1] = tm;
