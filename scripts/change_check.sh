@@ -14,11 +14,12 @@ BUILD=${BUILD:-build-gpu}
 mkdir -p "$OUT"
 summary=()
 note() { summary+=("$1"); echo "== $1"; }
-# The build stage of gpu_suite.sh (its logs, nvidia-smi and `tilegemm info` land in $OUT).
-if ! BUILD="$BUILD" OUT="$OUT" bash scripts/gpu_suite.sh build >"$OUT/gpu_suite_build.txt" 2>&1; then
-  tail -40 "$OUT/gpu_suite_build.txt"; exit 1
+# The build stage of gpu_suite.sh (its logs, nvidia-smi and `tilegemm info` land in $OUT; it
+# archives $OUT/*.log and *.txt, so its own output goes to a .out file).
+if ! BUILD="$BUILD" OUT="$OUT" bash scripts/gpu_suite.sh build >"$OUT/gpu_suite_build.out" 2>&1; then
+  tail -40 "$OUT/gpu_suite_build.out"; exit 1
 fi
-note "$(grep -m1 -oE 'build: .*' "$OUT/gpu_suite_build.txt")"
+note "$(grep -m1 -oE 'build: .*' "$OUT/gpu_suite_build.out")"
 start=$(date +%s)
 ( ctest --test-dir "$BUILD" -L gpu -j4 --timeout 400 >"$OUT/ctest_gpu.log" 2>&1; echo $? >"$OUT/ctest_gpu.rc" ) &
 tests=$!
