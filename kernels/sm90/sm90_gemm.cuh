@@ -16,7 +16,7 @@
  *     the shared tile from L2 and TMA multicasts it to all, cutting L2→SM traffic.
  *   - Persistence: one CTA per SM walks the output tiles in grouped order (L2 reuse); the
  *     producer already fills the next tile's stages while the consumers run the epilogue, and
- *     (LEAN) the consumers work out the next tile's coordinates under the last wgmma. Every
+ *     (LEAN, BIAS) the consumers work out the next tile's coordinates under the last wgmma. Every
  *     other wave walks k backwards, and every other group of tile rows the columns, so each
  *     starts on the operand slabs its predecessor read last, while L2 still holds them. Clusters
  *     with one tile fewer start half a tile late, so that not every CTA stores D at once.
@@ -28,9 +28,9 @@
  *     TMA stores, for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
  *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
  *     applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D has its bias loaded
- *     under the mainloop's last wgmma). Each config is compiled three times (Sm90EpilogueSet):
- *     the common epilogues (no C, no GELU) into D of the inputs' type, the same into the other D
- *     types, and the rest, so no kernel carries another's code.
+ *     under the mainloop's last wgmma). Each config is compiled four times (Sm90EpilogueSet):
+ *     the plain epilogue into D of the inputs' type, bias+ReLU into the same, both into the
+ *     other D types, and the rest, so no kernel carries another's code.
  *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
  *     A tile width of 64q + 16 (144: a full wave of 1536³ in 132 tiles; 208: two waves of 2560³
  *     in 260) ends each tile row in a 16-column tail chunk with a buffer and tensor maps of its
@@ -113,23 +113,31 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
  * holding all of them (300 KB of code) ran the plain epilogue 0.5–0.8% slower at 8192×8192×1024
  * and bias+ReLU 0.8% slower at 4096³ than holding PLAIN, BIAS_RELU and GENERAL (160 KB), and a
  * build with the plain ones alone ran 0.3–0.6% faster still (H100). So each config is built
- * three times: LEAN for the common requests, D of the inputs' type (63 KB of code for 128×256);
- * CAST for the same epilogues into the other two D types (98 KB); REST for the others (206 KB).
- * Splitting the D types out of LEAN (which held all three, 129 KB), same-call A/B against the
- * two-set build on the H100, bf16 unless noted: 8192×8192×1024 1.000 → 1.004× cuBLAS (f16 0.963
- * → 0.966×), 4096³ 0.987 → 0.988×, 2048³ 0.916 → 0.927×, bias+ReLU 0.945 → 0.958× (4096³) and
- * 0.863 → 0.876× (8192×8192×1024); f32 D, beta = 1 and bias+GELU unchanged. Moving the other D
- * types into REST instead of a set of their own cost them and FULL 0.4–0.9%. */
+ * four times: LEAN, the plain epilogue into D of the inputs' type (40 KB of code for 128×256);
+ * BIAS, bias+ReLU into the same (59 KB); CAST, both into the other two D types (97 KB); REST for
+ * the others (206 KB). Splitting the D types out of LEAN (which held all three, 129 KB), same-call
+ * A/B against the two-set build on the H100, bf16 unless noted: 8192×8192×1024 1.000 → 1.004×
+ * cuBLAS (f16 0.963 → 0.966×), 4096³ 0.987 → 0.988×, 2048³ 0.916 → 0.927×, bias+ReLU 0.945 →
+ * 0.958× (4096³) and 0.863 → 0.876× (8192×8192×1024); f32 D, beta = 1 and bias+GELU unchanged.
+ * Moving the other D types into REST instead of a set of their own cost them and FULL 0.4–0.9%.
+ * Then splitting bias+ReLU out of LEAN (63 KB before) into BIAS, with the shared operand loaded
+ * first (load_stage), same call: 8192×8192×1024 f16 0.970 → 0.980×, bf16 1.007 → 1.021×, 3072³
+ * 0.960 → 0.971×, bias+ReLU there 0.988 → 0.993× (f16 1.020 → 1.027×); 4096³ +0.1–0.2%. Alone
+ * (no BIAS set yet: bias+ReLU in CAST), the plain-only LEAN gained 0.7–0.8% at 8192×8192×1024, and
+ * ptxas kept the stage's B descriptor in a uniform register instead of re-deriving the shared
+ * window from SR_CgaCtaId after each full-barrier wait. */
 enum Sm90EpilogueSet {
-  TG_SM90_EPILOGUES_LEAN = 0, /* PLAIN and BIAS_RELU, D of the inputs' type */
+  TG_SM90_EPILOGUES_LEAN = 0, /* PLAIN, D of the inputs' type */
   TG_SM90_EPILOGUES_CAST = 1, /* PLAIN and BIAS_RELU, D of another type */
   TG_SM90_EPILOGUES_REST = 2, /* FULL and GENERAL */
+  TG_SM90_EPILOGUES_BIAS = 3, /* BIAS_RELU, D of the inputs' type */
 };
 
 /* d_is_input_type: D has A's and B's element type (f16 or bf16). */
 __host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class, bool d_is_input_type) {
   if (epilogue_class != TG_SM90_EPI_PLAIN && epilogue_class != TG_SM90_EPI_BIAS_RELU) return TG_SM90_EPILOGUES_REST;
-  return d_is_input_type ? TG_SM90_EPILOGUES_LEAN : TG_SM90_EPILOGUES_CAST;
+  if (!d_is_input_type) return TG_SM90_EPILOGUES_CAST;
+  return epilogue_class == TG_SM90_EPI_PLAIN ? TG_SM90_EPILOGUES_LEAN : TG_SM90_EPILOGUES_BIAS;
 }
 
 /* Stream-K part of a launch (sm90_stream_k_first decides it on the host): work items
@@ -224,11 +232,13 @@ struct Sm90Gemm {
   static constexpr int kTailBufferBytes = kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
   static constexpr int kStagingBytes = kConsumerWarpsTotal * (kWarpStagingBytes + kTailBufferBytes);
   /* Per consumer warp, the tile of its next unit (batch, tile row, tile column), worked out
-   * under the last wgmma of the current one (warp_stash_next_tile): cooperative LEAN kernels
-   * only. Pingpong already runs a consumer's tile arithmetic under its partner's mainloop; with
-   * it, REST ran 0.4% slower (4096³ beta = 1) and CAST 0.3–0.7% (8192×8192×1024 into f32 D),
-   * where LEAN gained 0.3–0.8% (H100, same calls; docs/sm90.md, "The next tile ahead"). */
-  static constexpr bool kStashNextTile = !kPingpong && EPILOGUES == TG_SM90_EPILOGUES_LEAN;
+   * under the last wgmma of the current one (warp_stash_next_tile): cooperative LEAN and BIAS
+   * kernels only. Pingpong already runs a consumer's tile arithmetic under its partner's
+   * mainloop; with it, REST ran 0.4% slower (4096³ beta = 1) and CAST 0.3–0.7% (8192×8192×1024
+   * into f32 D), where LEAN (then plain and bias+ReLU) gained 0.3–0.8% (H100, same calls;
+   * docs/sm90.md, "The next tile ahead"). */
+  static constexpr bool kStashNextTile =
+      !kPingpong && (EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_BIAS);
   static constexpr int kNextTileWords = 3;
   static constexpr int kNextTileBytes =
       kStashNextTile ? kConsumerWarpsTotal * kNextTileWords * (int)sizeof(int64_t) : 0;
@@ -269,7 +279,7 @@ struct Sm90Gemm {
   static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
   static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_CAST ||
-                    EPILOGUES == TG_SM90_EPILOGUES_REST,
+                    EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_BIAS,
                 "unknown epilogue set");
   static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
@@ -453,16 +463,22 @@ struct Sm90Gemm {
     }
   }
 
-  /* Producer: fills stage s with k-tile kt of output tile (tm, tn) of batch bat. */
+  /* Producer: fills stage s with k-tile kt of output tile (tm, tn) of batch bat. The part of
+   * the operand the cluster shares goes first: the partner CTA's full barrier waits for it, and
+   * it has the longer way (multicast into both CTAs). Same call against A first, H100:
+   * 8192×8192×1024 bf16 1.014 → 1.018×, f16 0.978 → 0.980×, 4096³ +0.2% (a first try on
+   * 2026-11-25: bf16 0.999–1.000 → 1.003–1.005× there, nothing elsewhere). */
   __device__ static void load_stage(const tg_problem &p, const CUtensorMap *map_a,
                                     const CUtensorMap *map_b, uint32_t stage, uint32_t full,
                                     int kt, int64_t tm, int64_t tn, int64_t bat, int rank) {
     const int bat_a = p.batch_stride_a ? (int)bat : 0, bat_b = p.batch_stride_b ? (int)bat : 0;
     const int k0 = kt * kBK, m0 = (int)(tm * BM), n0 = (int)(tn * BN);
+    if constexpr (CLUSTER_M > 1)
+      load_operand<B_KMAJOR, true, kBShareRows>(stage + kTileABytes, map_b, full, k0, n0, bat_b, rank);
     load_operand<A_KMAJOR, (CLUSTER_N > 1), kAShareRows>(stage, map_a, full, k0, m0, bat_a,
                                                           CLUSTER_N > 1 ? rank : 0);
-    load_operand<B_KMAJOR, (CLUSTER_M > 1), kBShareRows>(stage + kTileABytes, map_b, full, k0, n0, bat_b,
-                                                          CLUSTER_M > 1 ? rank : 0);
+    if constexpr (CLUSTER_M == 1)
+      load_operand<B_KMAJOR, false, kBShareRows>(stage + kTileABytes, map_b, full, k0, n0, bat_b, 0);
   }
 
   /* One operand's part of a stage, the `share`-th ROWS rows of its tile (all of it when not
@@ -707,10 +723,10 @@ struct Sm90Gemm {
    * (ptxas: 1.2k local-memory instructions in 128×256 CAST with f32 words, 0.5k in REST with
    * 16-bit ones). */
   static constexpr int kBiasWords = BN / 8;
-  /* REST never runs BIAS_RELU; saying so at compile time keeps the loader out of its code. */
+  /* LEAN and REST never run BIAS_RELU; saying so at compile time keeps the loader out of their code. */
   __device__ static bool tile_bias_wanted(const tg_problem &p) {
-    return EPILOGUES != TG_SM90_EPILOGUES_REST && p.d_type != TG_F32 &&
-           sm90_epilogue_class(p) == TG_SM90_EPI_BIAS_RELU;
+    return (EPILOGUES == TG_SM90_EPILOGUES_BIAS || EPILOGUES == TG_SM90_EPILOGUES_CAST) &&
+           p.d_type != TG_F32 && sm90_epilogue_class(p) == TG_SM90_EPI_BIAS_RELU;
   }
   __device__ static void thread_load_tile_bias(const tg_problem &p, int64_t tn, int lane,
                                                uint32_t (&word)[kBiasWords]) {
@@ -759,8 +775,9 @@ struct Sm90Gemm {
   if (p.d_type == E::kInputType) TG_SM90_EPILOGUE_TMA(E::kInputType, cls_);                 \
   else TG_SM90_EPILOGUE_OTHER_TYPES(cls_)
     if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
-      if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_PLAIN);
-      else TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_BIAS_RELU);
+      TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_PLAIN);
+    } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_BIAS) {
+      TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_BIAS_RELU);
     } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_CAST) {
       if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_PLAIN);
       else TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_BIAS_RELU);

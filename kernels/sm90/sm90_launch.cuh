@@ -286,6 +286,8 @@ tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
   const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType);
   if (set == TG_SM90_EPILOGUES_LEAN)
     return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, stream);
+  if (set == TG_SM90_EPILOGUES_BIAS)
+    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_BIAS>(p, stream);
   if (set == TG_SM90_EPILOGUES_CAST)
     return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_CAST>(p, stream);
   return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, stream);
