@@ -242,6 +242,15 @@ struct Sm90Gemm {
   static constexpr int kNextTileWords = 3;
   static constexpr int kNextTileBytes =
       kStashNextTile ? kConsumerWarpsTotal * kNextTileWords * (int)sizeof(int64_t) : 0;
+  /* BIAS kernels hide the stage-0 descriptors' low words from ptxas behind an empty asm, so that
+   * it keeps them in registers: otherwise it re-derives them in every k-tile, through a read of
+   * SR_CgaCtaId and a chain of five dependent instructions before the first wgmma after the
+   * stage's full-barrier wait (six S2UR in 128×256 BIAS, two with the asm, which run once). Same
+   * calls on two H100s: bias+ReLU at 8192×8192×1024 0.992–0.995 → 0.997–1.002× cuBLAS bf16,
+   * 1.026–1.029 → 1.034–1.037× f16, 4096³ +0.2%. In LEAN, whose mainloop ptxas already keeps
+   * clean, the same asm cost 0.1–0.3% (the descriptors were then added up after the wait), in
+   * CAST 0.2%. */
+  static constexpr bool kOpaqueDescriptors = EPILOGUES == TG_SM90_EPILOGUES_BIAS;
   static constexpr int kSmemBytes =
       TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + kStagingBytes + kBarrierBytes + kNextTileBytes;
   /* Empty-barrier arrivals per phase: lane 0 of every warp that reads the stage (both consumers
@@ -586,7 +595,8 @@ struct Sm90Gemm {
                                                       TG_SM90_SWIZZLE_ATOM);
       const uint64_t desc_b = thread_wgmma_descriptor(base + kTileABytes, TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM);
       const uint64_t desc_hi = desc_a & TG_WGMMA_DESC_HIGH_MASK;
-      const uint32_t desc_a_lo = (uint32_t)desc_a, desc_b_lo = (uint32_t)desc_b;
+      uint32_t desc_a_lo = (uint32_t)desc_a, desc_b_lo = (uint32_t)desc_b;
+      if constexpr (kOpaqueDescriptors) asm("" : "+r"(desc_a_lo), "+r"(desc_b_lo));
       /* FULL with C: each warp's first group of C is loaded during the mainloop's last k-tiles. */
       const bool c_ahead = EPILOGUES == TG_SM90_EPILOGUES_REST && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       const bool tile_bias = tile_bias_wanted(p);
