@@ -42,11 +42,13 @@ runs=(
 )
 if [ -n "${SANITIZE_RUNS:-}" ]; then IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"; fi
 
-# Four single launches per sm90 row (name:tile_m:tile_n), shaped as test_gpu_features's cases:
+# Five single launches per sm90 row (name:tile_m:tile_n), shaped as test_gpu_features's cases:
 # 12×12 tiles cut short at k = 209 (over a wave of items, the last one mostly idle: stream-K),
 # 300 × (2·tile_n + 8) × 200 with beta = 1 and bias+GELU, M = 40 against 12 tiles of N at
 # k = 2792 (decode: the spread single wave), and 24×11 tiles cut short at k = 64 (two whole
-# waves: each consumer warp stashes its next tile in shared memory under the last wgmma).
+# waves: each consumer warp stashes its next tile in shared memory under the last wgmma), plain
+# (the LEAN kernels) and with bias+ReLU (the BIAS kernels: the tile's bias loaded under the last
+# wgmma, the stage descriptors kept in registers).
 sm90_racecheck_launches() {
   local row name tm tn
   for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 sm90_128x208x64:128:208 \
@@ -58,6 +60,7 @@ sm90_racecheck_launches() {
     echo "$one 300,$((2 * tn + 8)),200 --beta 1 --epilogue bias-gelu"
     echo "$one 40,$((12 * tn - 5)),2792"
     echo "$one $((24 * tm - 5)),$((11 * tn - 3)),64"
+    echo "$one $((24 * tm - 5)),$((11 * tn - 3)),64 --epilogue bias-relu"
   done
 }
 JOBS=${SANITIZE_JOBS:-1}
