@@ -52,7 +52,7 @@ if [ -n "${SANITIZE_RUNS:-}" ]; then IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"
 sm90_racecheck_launches() {
   local row name tm tn
   for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 sm90_128x208x64:128:208 \
-             sm90_128x144x64:128:144 \
+             sm90_128x144x64:128:144 sm90_128x256x64_c1:128:256 \
              sm90_pp_128x128x64:128:128 sm90_128x128x64:128:128 sm90_128x64x64:128:64; do
     IFS=: read -r name tm tn <<<"$row"
     local one="tilegemm bench --warmup 0 --iterations 1 --kernel $name --mnkl"

@@ -115,14 +115,14 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
  * build with the plain ones alone ran 0.3–0.6% faster still (H100). So each config is built
  * four times: LEAN, the plain epilogue into D of the inputs' type (40 KB of code for 128×256);
  * BIAS, bias+ReLU into the same (59 KB); CAST, both into the other two D types (97 KB); REST for
- * the others (206 KB). Splitting the D types out of LEAN (which held all three, 129 KB), same-call
+ * the others (208 KB). Splitting the D types out of LEAN (which held all three, 129 KB), same-call
  * A/B against the two-set build on the H100, bf16 unless noted: 8192×8192×1024 1.000 → 1.004×
  * cuBLAS (f16 0.963 → 0.966×), 4096³ 0.987 → 0.988×, 2048³ 0.916 → 0.927×, bias+ReLU 0.945 →
  * 0.958× (4096³) and 0.863 → 0.876× (8192×8192×1024); f32 D, beta = 1 and bias+GELU unchanged.
  * Moving the other D types into REST instead of a set of their own cost them and FULL 0.4–0.9%.
  * Then splitting bias+ReLU out of LEAN (63 KB before) into BIAS, with the shared operand loaded
  * first (load_stage), same call: 8192×8192×1024 f16 0.970 → 0.980×, bf16 1.007 → 1.021×, 3072³
- * 0.960 → 0.971×, bias+ReLU there 0.988 → 0.993× (f16 1.020 → 1.027×); 4096³ +0.1–0.2%. Alone
+ * 0.960 → 0.970×, bias+ReLU there 0.988 → 0.993× (f16 1.020 → 1.027×); 4096³ +0.1–0.2%. Alone
  * (no BIAS set yet: bias+ReLU in CAST), the plain-only LEAN gained 0.7–0.8% at 8192×8192×1024, and
  * ptxas kept the stage's B descriptor in a uniform register instead of re-deriving the shared
  * window from SR_CgaCtaId after each full-barrier wait. */
