@@ -26,6 +26,7 @@ runs=(
   "test_gpu_grid --quick --family s8"
   "test_gpu_fuzz --cases 60"
   "test_gpu_features --kernel sm90_128x256x64"
+  "test_gpu_features --kernel sm90_128x256x64_c1"
   "test_gpu_features --kernel sm90_256x128x64"
   "test_gpu_features --kernel sm90_128x192x64"
   "test_gpu_features --kernel sm90_128x144x64"
