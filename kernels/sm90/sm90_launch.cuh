@@ -244,8 +244,11 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
       (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags || sm90_capturing(stream)))
     sk.first_item = split.items; /* whole tiles only */
   /* Stream-K: the clusters its shares are cut for (the kernel cuts them by its grid); whole
-   * items only: a cluster per item, up to the clusters that fit. */
-  const int64_t whole_item_clusters = split.items < clusters ? split.items : clusters;
+   * items only: a cluster per item, up to the clusters that fit, and a cooperative launch on
+   * no more clusters than its rounds need (tg_sm90_whole_item_clusters). */
+  const int64_t whole_item_clusters =
+      Kernel::kPingpong ? (split.items < clusters ? split.items : clusters)
+                        : tg_sm90_whole_item_clusters(split.items, clusters);
   const int64_t grid = (sk.first_item < split.items ? split.clusters : whole_item_clusters) * Kernel::kCluster;
 
   cudaLaunchConfig_t cfg = {};
