@@ -33,12 +33,14 @@ TG_SM90_ROW_DECLARE(pp_128x128)
  * ceil(items / clusters). Where only a few clusters (at most 1 / TG_SM90_BALANCE_LIGHT_DIVISOR
  * of them) would run one item fewer than the others, it takes instead the fewest clusters that
  * finish in the same rounds: every cluster then runs the same number of items and the spare SMs
- * idle from the start. H100, bf16 unless noted, a build that balanced every launch against all
- * 66 clusters in the same call, three repeats (docs/sm90.md, "A grid of equal shares"): 4096³ (256 items: 8 light clusters; 64
- * instead) 0.999 → 1.003×, f16 1.002 → 1.007×; 4096×4096×8192 0.995 → 1.001×; 4096×8192×4096
- * (16 light) 1.000 → 1.006×; 8192×4096×4096 f16 0.999 → 1.014×; 6144³ f16 (18 light) +1.5–4%. With
- * 28 or 32 light clusters (4096×14336×4096, 8192×8192×1024) the clusters that start half a tile
- * late (sm90_gemm.cuh, thread_stagger_start) were worth more: 0.4–1.1% lower balanced. */
+ * idle from the start. Pingpong launches (two items in flight per cluster) keep every cluster.
+ * H100, bf16 unless noted, a build that balanced every launch against all 66 clusters in the
+ * same call, three repeats (docs/sm90.md, "A grid of equal shares"): 4096³ (256 items: 8 light
+ * clusters; 64 instead) 0.999 → 1.003×, f16 1.002 → 1.007×; 4096×4096×8192 0.995 → 1.001×;
+ * 4096×8192×4096 (16 light) 1.000 → 1.006×; 8192×4096×4096 f16 0.999 → 1.014×; 6144³ f16 (18
+ * light) +1.5–4%. With 28 or 32 light clusters (4096×14336×4096, 8192×8192×1024) the clusters
+ * that start half a tile late (sm90_gemm.cuh, thread_stagger_start) were worth more: 0.4–1.1%
+ * lower balanced. */
 #define TG_SM90_BALANCE_LIGHT_DIVISOR 3
 static inline int64_t tg_sm90_whole_item_clusters(int64_t items, int64_t clusters) {
   if (clusters <= 0 || items <= clusters) return items < clusters ? items : clusters;
