@@ -7,7 +7,9 @@
 #
 #   scripts/ab_bench.sh A_BIN B_BIN CASE_FILE [REPEATS]
 # CASE_FILE: one `tilegemm bench` argument line per case (`#` comments allowed).
-# Environment: OUT (default ./out), ITERATIONS (default 50), LABEL_A / LABEL_B (default a / b).
+# Environment: OUT (default ./out), ITERATIONS (default 50), LABEL_A / LABEL_B (default a / b),
+# EXTRA_A / EXTRA_B (arguments added to every case of that side: two rows of one build, e.g.
+# A_BIN = B_BIN and EXTRA_A="--kernel sm90_128x256x64").
 # Writes $OUT/ab.csv (bench's CSV columns after `build,repeat`) and prints per case the ratio
 # to cuBLAS of each repeat, A then B, with the mean change.
 set -u
@@ -23,9 +25,9 @@ header_done=0
 for ((r = 1; r <= repeats; ++r)); do
   for line in "${lines[@]}"; do
     for side in a b; do
-      if [ $side = a ]; then bin=$a_bin label=$LABEL_A; else bin=$b_bin label=$LABEL_B; fi
+      if [ $side = a ]; then bin=$a_bin label=$LABEL_A extra=${EXTRA_A:-}; else bin=$b_bin label=$LABEL_B extra=${EXTRA_B:-}; fi
       # shellcheck disable=SC2086
-      out=$(timeout 120 "$bin" bench $line --vs-cublas --cold-l2 --iterations "$ITERATIONS" --csv 2>>"$OUT/ab_err.txt")
+      out=$(timeout 120 "$bin" bench $line $extra --vs-cublas --cold-l2 --iterations "$ITERATIONS" --csv 2>>"$OUT/ab_err.txt")
       if [ $header_done = 0 ]; then
         echo "build,repeat,$(head -1 <<<"$out")" >>"$csv"
         header_done=1
@@ -50,7 +52,8 @@ def fmt(rs):
                                      '' if x['check'] == 'PASS' else '(' + x['check'] + ')') for x in rs)
 for key, sides in cases.items():
     ra, rb = ratios(sides[la]), ratios(sides[lb])
-    kern = (sides[lb] or sides[la])[0]['kernel']
+    ka, kb = (sides[la] or sides[lb])[0]['kernel'], (sides[lb] or sides[la])[0]['kernel']
+    kern = kb if ka == kb else ka + ' | ' + kb
     change = 100 * ((sum(rb) / len(rb)) / (sum(ra) / len(ra)) - 1) if ra and rb else float('nan')
     name = '%sx%sx%sx%s %s->%s %s%s%s beta=%s %s' % key
     print('%s [%s] %s: %s | %s: %s | %+.2f%%' % (name, kern, la, fmt(sides[la]), lb, fmt(sides[lb]), change))

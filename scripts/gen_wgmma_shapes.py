@@ -6,7 +6,7 @@ keep by hand).
     python3 scripts/gen_wgmma_shapes.py > kernels/common/wgmma_shapes.cuh
 """
 
-SHAPES = (64, 128, 144, 192, 208, 256)   # N of the m64nNk16 wrappers the kernels use
+SHAPES = (64, 128, 144, 160, 192, 208, 256)   # N of the m64nNk16 wrappers the kernels use
 TYPES = ("f16", "bf16")
 
 HEADER = """/*

@@ -31,6 +31,7 @@ runs=(
   "test_gpu_features --kernel sm90_128x192x64"
   "test_gpu_features --kernel sm90_128x144x64"
   "test_gpu_features --kernel sm90_128x208x64"
+  "test_gpu_features --kernel sm90_256x160x64"
   "test_gpu_features --kernel sm90_pp_128x128x64"
   "test_gpu_features --kernel sm90_128x128x64"
   "test_gpu_features --kernel sm90_128x64x64"
@@ -49,19 +50,23 @@ if [ -n "${SANITIZE_RUNS:-}" ]; then IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"
 # k = 2792 (decode: the spread single wave), and 24×11 tiles cut short at k = 64 (two whole
 # waves: each consumer warp stashes its next tile in shared memory under the last wgmma), plain
 # (the LEAN kernels) and with bias+ReLU (the BIAS kernels: the tile's bias loaded under the last
-# wgmma, the stage descriptors kept in registers).
+# wgmma, the stage descriptors kept in registers). A row marked `plain` holds the plain epilogue
+# only (sm90_256x160x64): its epilogue launches are left out.
 sm90_racecheck_launches() {
-  local row name tm tn
+  local row name tm tn only
   for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 sm90_128x208x64:128:208 \
-             sm90_128x144x64:128:144 sm90_128x256x64_c1:128:256 \
+             sm90_256x160x64:256:160:plain sm90_128x144x64:128:144 sm90_128x256x64_c1:128:256 \
              sm90_pp_128x128x64:128:128 sm90_128x128x64:128:128 sm90_128x64x64:128:64; do
-    IFS=: read -r name tm tn <<<"$row"
+    IFS=: read -r name tm tn only <<<"$row"
     local one="tilegemm bench --warmup 0 --iterations 1 --kernel $name --mnkl"
-    echo "$one $((12 * tm - 37)),$((12 * tn - 5)),209"
-    echo "$one 300,$((2 * tn + 8)),200 --beta 1 --epilogue bias-gelu"
-    echo "$one 40,$((12 * tn - 5)),2792"
-    echo "$one $((24 * tm - 5)),$((11 * tn - 3)),64"
-    echo "$one $((24 * tm - 5)),$((11 * tn - 3)),64 --epilogue bias-relu"
+    # n short of the tile edge by 5 and 3 columns; by 8 for a plain-only row (its D 16-byte aligned)
+    local short5=5 short3=3
+    [ "$only" = plain ] && short5=8 short3=8
+    echo "$one $((12 * tm - 37)),$((12 * tn - short5)),209"
+    [ "$only" = plain ] || echo "$one 300,$((2 * tn + 8)),200 --beta 1 --epilogue bias-gelu"
+    echo "$one 40,$((12 * tn - short5)),2792"
+    echo "$one $((24 * tm - 5)),$((11 * tn - short3)),64"
+    [ "$only" = plain ] || echo "$one $((24 * tm - 5)),$((11 * tn - short3)),64 --epilogue bias-relu"
   done
 }
 JOBS=${SANITIZE_JOBS:-1}

@@ -12,12 +12,14 @@
 extern "C" {
 #endif
 
-/* A row's three entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its launcher,
- * its stream-K workspace in bytes and its wave count for the planner. */
+/* A row's four entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its launcher,
+ * its stream-K workspace in bytes, its wave count for the planner and its check (kernel.h's
+ * extra_check: tg_sm90_check, and what a row of wide accumulators does not serve). */
 #define TG_SM90_ROW_DECLARE(name)                                                \
   tg_status tg_sm90_launch_##name(const tg_problem *p, struct CUstream_st *stream); \
   size_t tg_sm90_workspace_##name(const tg_problem *p);                            \
-  double tg_sm90_waves_##name(const tg_problem *p);
+  double tg_sm90_waves_##name(const tg_problem *p);                                \
+  tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len);
 
 TG_SM90_ROW_DECLARE(128x256)
 TG_SM90_ROW_DECLARE(128x256_c1)
@@ -27,6 +29,7 @@ TG_SM90_ROW_DECLARE(128x64)
 TG_SM90_ROW_DECLARE(128x192)
 TG_SM90_ROW_DECLARE(128x144)
 TG_SM90_ROW_DECLARE(128x208)
+TG_SM90_ROW_DECLARE(256x160)
 TG_SM90_ROW_DECLARE(pp_128x128)
 
 /* A cooperative launch of whole work items on up to `clusters` clusters runs them in rounds,

@@ -8,8 +8,8 @@
  *     instruction per warpgroup, asynchronously: no ldmatrix, no register fragments. K-major and
  *     MN-major (transposed) operands are both read natively.
  *   - Warp specialization: warpgroup 0 is the producer (one thread issues TMA; 40 registers),
- *     warpgroups 1 and 2 are consumers (232 registers each, setmaxnreg), each owning half of the
- *     CTA tile. Full/empty mbarriers per stage hand buffers back and forth, so loads run ahead
+ *     warpgroups 1 and 2 are consumers (232 registers each, setmaxnreg; 24 and 240 for tiles of
+ *     160 accumulators per thread), each owning half of the CTA tile. Full/empty mbarriers per stage hand buffers back and forth, so loads run ahead
  *     of the math with no block-wide barrier in the mainloop.
  *   - Clusters of two CTAs share the wider operand tile: CLUSTER_M CTAs along m share B (for
  *     128×256 tiles), CLUSTER_N CTAs along n share A (for 256×128); each CTA fetches its part of
@@ -20,21 +20,24 @@
  *     other wave walks k backwards, and every other group of tile rows the columns, so each
  *     starts on the operand slabs its predecessor read last, while L2 still holds them. Clusters
  *     with one tile fewer start half a tile late, so that not every CTA stores D at once.
- *   - Stream-K for a mostly idle last wave (cooperative schedule; sm90_launch.cuh says when it
- *     pays): the k-tiles of that wave and of the full one before it are spread evenly over all
- *     clusters; a tile cut between clusters is finished by the one that ran its first k-tiles,
- *     which adds the others' fp32 partial sums (fixed order: deterministic).
+ *   - Stream-K for a mostly idle last wave (cooperative kernels but those of wide
+ *     accumulators; sm90_launch.cuh says when it pays): the k-tiles of that wave and of the full
+ *     one before it are spread evenly over all clusters; a tile cut between clusters is finished
+ *     by the one that ran its first k-tiles, which adds the others' fp32 partial sums (fixed
+ *     order: deterministic).
  *   - The epilogue runs on the accumulators in registers and leaves through shared memory by
  *     TMA stores, for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
  *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
  *     applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D has its bias loaded
  *     under the mainloop's last wgmma). Each config is compiled four times (Sm90EpilogueSet):
  *     the plain epilogue into D of the inputs' type, bias+ReLU into the same, both into the
- *     other D types, and the rest, so no kernel carries another's code.
+ *     other D types, and the rest, so no kernel carries another's code. A config of wide
+ *     accumulators (sm90_wide_acc) is compiled once, with the plain epilogue alone.
  *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
  *     A tile width of 64q + 16 (144: a full wave of 1536³ in 132 tiles; 208: two waves of 2560³
  *     in 260) ends each tile row in a 16-column tail chunk with a buffer and tensor maps of its
- *     own (kTailCols).
+ *     own (kTailCols). A tile width of 64q + 32 (160: 256×160 tiles, 10.9 waves of 4096×14336 where
+ *     128×256 make 13.6) stages D in 64-byte rows instead, 1 KB chunks with no tail.
  * Operands: f16 or bf16 whose pointers, leading dimensions and batch strides are 16-byte aligned
  * (TMA's rule); the planner repacks anything else.
  */
@@ -60,6 +63,11 @@
 #define TG_SM90_WGMMA_M 64           /* rows per wgmma */
 #define TG_SM90_PRODUCER_REGS 40
 #define TG_SM90_CONSUMER_REGS 232
+/* Consumers holding more than TG_SM90_NARROW_ACC fp32 accumulators per thread (256×160 tiles:
+ * 160) take 240 registers and leave the producer 24: the pool is the launch's 168 per thread. */
+#define TG_SM90_NARROW_ACC 128
+#define TG_SM90_WIDE_PRODUCER_REGS 24
+#define TG_SM90_WIDE_CONSUMER_REGS 240
 #define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
 /* Rows of D that a group of tiles sweeping the columns together spans. A wave of 132 tiles of
  * 128×256 then covers about 16 × 8 tiles (of 256×128, 8 × 16), near the smallest A panel + B
@@ -149,7 +157,7 @@ struct Sm90StreamK {
 };
 
 /* The tensor maps the TMA epilogues store D and load C through: boxes of 16 rows × 128 bytes,
- * 128-byte swizzle, and for a tile width with a tail chunk (Sm90Gemm::kTailCols) boxes of 16
+ * 128-byte swizzle (rows of 64 bytes, 64-byte swizzle, where Sm90Gemm::kStagingRowBytes says so), and for a tile width with a tail chunk (Sm90Gemm::kTailCols) boxes of 16
  * rows × 16 columns, unswizzled. Maps the launch leaves unused are zero. */
 struct Sm90OutMaps {
   const CUtensorMap *d, *c, *d_tail, *c_tail;
@@ -163,6 +171,7 @@ struct Sm90F16 {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 208) warpgroup_mma_m64n208k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 192) warpgroup_mma_m64n192k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 160) warpgroup_mma_m64n160k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 144) warpgroup_mma_m64n144k16_f16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db, accumulate);
@@ -176,6 +185,7 @@ struct Sm90BF16 {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 208) warpgroup_mma_m64n208k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 192) warpgroup_mma_m64n192k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 160) warpgroup_mma_m64n160k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 144) warpgroup_mma_m64n144k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
@@ -194,6 +204,25 @@ enum Sm90Schedule {
   TG_SM90_PINGPONG = 1,
 };
 
+/* Whether a BM×BN tile gives each consumer thread more than TG_SM90_NARROW_ACC accumulators
+ * (cooperative: the consumers split the rows; pingpong: each holds a whole tile). Such kernels
+ * take the wide register split, count their work in 32 bits (Sm90Count) and hold the LEAN
+ * epilogues only: with 160 accumulators ptxas spilled in BIAS, CAST and REST (87–188
+ * local-memory instructions, consumers included), and in a producer of 24 registers doing 64-bit
+ * work arithmetic (38 in LEAN). The host refuses what they do not serve (sm90_row_check). */
+__host__ __device__ constexpr bool sm90_wide_acc(int bm, int bn, int schedule) {
+  return (schedule == TG_SM90_PINGPONG ? bm : bm / TG_SM90_CONSUMERS) / TG_SM90_WGMMA_M * (bn / 2) > TG_SM90_NARROW_ACC;
+}
+/* The integer type work items and stream-K iterations are counted in. */
+template <bool NARROW>
+struct Sm90Count {
+  typedef int64_t type;
+};
+template <>
+struct Sm90Count<true> {
+  typedef uint32_t type;
+};
+
 template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M, int CLUSTER_N,
           int SCHEDULE, int EPILOGUES>
 struct Sm90Gemm {
@@ -207,6 +236,17 @@ struct Sm90Gemm {
   static constexpr int kRowBlocks = kWgRows / TG_SM90_WGMMA_M;        /* wgmma per k-step */
   static constexpr int kAcc = BN / 2;                                  /* fp32 per thread per block */
   static constexpr int kKSteps = kBK / TG_SM90_WGMMA_K;
+  static constexpr bool kWideAcc = sm90_wide_acc(BM, BN, SCHEDULE);
+  typedef typename Sm90Count<kWideAcc>::type Count;
+  /* Whether the kernel splits items between clusters (sm90_stream_k_allowed decides it on the
+   * host alike): cooperative kernels but those of wide accumulators, whose producer has no
+   * registers for the stream-K work list. */
+  static constexpr bool kStreamK = !kPingpong && !kWideAcc;
+  static constexpr int kProducerRegs = kWideAcc ? TG_SM90_WIDE_PRODUCER_REGS : TG_SM90_PRODUCER_REGS;
+  static constexpr int kConsumerRegs = kWideAcc ? TG_SM90_WIDE_CONSUMER_REGS : TG_SM90_CONSUMER_REGS;
+  /* The registers every thread starts with (__launch_bounds__ with one CTA per SM), which
+   * setmaxnreg moves between the warpgroups. */
+  static constexpr int kLaunchRegs = 65536 / kThreads / 8 * 8;
   static constexpr int kConsumerWarpsTotal = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP / 32;
   static constexpr int kTileABytes = BM * TG_SM90_ROW_BYTES;
   static constexpr int kTileBBytes = BN * TG_SM90_ROW_BYTES;
@@ -216,9 +256,13 @@ struct Sm90Gemm {
   /* Epilogue staging: each consumer warp owns two buffers of 16 rows × 128 bytes (one 128-byte
    * swizzle atom pair): it fills both and hands them to the copy engine together (one fence for
    * two chunks), or, with an odd number of chunks per tile row, fills one while the copy engine
-   * stores the other. */
+   * stores the other. A tile width that is an odd multiple of 32 columns (160) stages rows of 64
+   * bytes instead (64-byte swizzle), 32 columns of 16-bit D or 16 of f32: its rows then end in
+   * no tail chunk, and the 16 KB of buffers fit beside four stages of 52 KB. */
   static constexpr int kWarpRows = 16;
-  static constexpr int kStagingRowBytes = TG_SM90_ROW_BYTES;
+  static constexpr int kNarrowStagingCols = 32;
+  static constexpr int kStagingRowBytes =
+      BN % TG_SM90_BOX == kNarrowStagingCols ? TG_SM90_ROW_BYTES / 2 : TG_SM90_ROW_BYTES;
   static constexpr int kStagingBufferBytes = kWarpRows * kStagingRowBytes;
   static constexpr int kStagingBuffers = 2;
   static constexpr int kWarpStagingBytes = kStagingBuffers * kStagingBufferBytes;
@@ -228,7 +272,7 @@ struct Sm90Gemm {
    * or 64 bytes), by a second pair of tensor maps whose boxes are 16 columns wide (map_d_tail,
    * map_c_tail). */
   static constexpr int kTailChunkCols = 16;
-  static constexpr int kTailCols = BN % TG_SM90_BOX;
+  static constexpr int kTailCols = BN % (kStagingRowBytes / 2);
   static constexpr int kTailBufferBytes = kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
   static constexpr int kStagingBytes = kConsumerWarpsTotal * (kWarpStagingBytes + kTailBufferBytes);
   /* Per consumer warp, the tile of its next unit (batch, tile row, tile column), worked out
@@ -271,13 +315,16 @@ struct Sm90Gemm {
   static constexpr uint32_t kAStep = A_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep = B_KMAJOR ? 32 : 16 * TG_SM90_ROW_BYTES;
 
-  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 192 || BN == 208 || BN == 256,
-                "wgmma N must be 64, 128, 144, 192, 208 or 256 (the wrappers built)");
+  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 160 || BN == 192 || BN == 208 || BN == 256,
+                "wgmma N must be 64, 128, 144, 160, 192, 208 or 256 (the wrappers built)");
   static_assert(kTailCols == 0 || kTailCols == kTailChunkCols,
                 "a tile row ends in whole 128-byte staging chunks, then at most one tail chunk of 16 columns");
   static_assert(kTailCols == 0 || (B_KMAJOR && SCHEDULE == TG_SM90_COOPERATIVE),
                 "a tile width with a tail chunk is built K-major and cooperative only");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
+  static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC), "sm90_wide_acc counts this kernel's accumulators");
+  static_assert(!kWideAcc || EPILOGUES == TG_SM90_EPILOGUES_LEAN,
+                "a kernel of over 128 accumulators per thread holds the LEAN epilogues only (it spills in the others)");
   static_assert(BM <= 256 && kBShareRows <= 256, "a TMA box spans at most 256 rows");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
   static_assert(CLUSTER_M == 1 || CLUSTER_N == 1, "a cluster lies along m or along n");
@@ -290,14 +337,15 @@ struct Sm90Gemm {
   static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_CAST ||
                     EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_BIAS,
                 "unknown epilogue set");
-  static_assert(B_KMAJOR || (BN / TG_SM90_BOX) % CLUSTER_M == 0, "MN-major B boxes split evenly over the cluster");
+  static_assert(B_KMAJOR || (BN % TG_SM90_BOX == 0 && (BN / TG_SM90_BOX) % CLUSTER_M == 0),
+                "MN-major B comes in whole 64-column boxes that split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
   static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
-  static_assert(TG_SM90_PRODUCER_REGS * TG_SM90_WARPGROUP +
-                        TG_SM90_CONSUMER_REGS * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <= 65536,
-                "the register file holds 64K registers");
+  static_assert(kProducerRegs * TG_SM90_WARPGROUP + kConsumerRegs * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <=
+                    kLaunchRegs * kThreads,
+                "setmaxnreg hands out no more registers than the CTA was launched with");
 
   /* Work item `item` in grouped order: batch, then TG_SM90_GROUP_ROWS rows of tiles sweeping the
    * columns, left to right in even groups and right to left in odd ones, so that a group starts
@@ -330,7 +378,7 @@ struct Sm90Gemm {
 
   /* k-tiles [kt_begin, kt_end) of work item `item`. */
   struct Unit {
-    int64_t item;
+    Count item;
     int kt_begin, kt_end;
   };
 
@@ -340,13 +388,13 @@ struct Sm90Gemm {
    * inside an item and only its last stream-K unit may end inside one; then whole items dp,
    * dp + dp_step, ... below first_item. Producer and consumers walk the same list. */
   struct WorkList {
-    int64_t iter, iter_end, dp, dp_step, dp_end;
+    Count iter, iter_end, dp, dp_step, dp_end;
     int k_tiles;
     __device__ bool next(Unit &u) {
-      if (iter < iter_end) {
-        u.item = iter / k_tiles;
-        const int64_t item_begin = u.item * k_tiles;
-        const int64_t stop = item_begin + k_tiles < iter_end ? item_begin + k_tiles : iter_end;
+      if (kStreamK && iter < iter_end) {
+        u.item = iter / (Count)k_tiles;
+        const Count item_begin = u.item * (Count)k_tiles;
+        const Count stop = item_begin + k_tiles < iter_end ? item_begin + k_tiles : iter_end;
         u.kt_begin = (int)(iter - item_begin);
         u.kt_end = (int)(stop - item_begin);
         iter = stop;
@@ -397,7 +445,7 @@ struct Sm90Gemm {
   static constexpr long long kStaggerHalfTileCyclesPerKTile = kStaggerCyclesPerKTile * BM * BN / kStaggerTileArea / 2;
   __device__ static void thread_stagger_start(const Sm90StreamK &sk, int64_t items, int64_t first, int64_t clusters,
                                               int k_tiles) {
-    const int64_t rem = items % clusters;
+    const int64_t rem = (int64_t)((Count)items % (Count)clusters);
     if (kPingpong || sk.first_item < items || items < 2 * clusters || rem == 0 || first < rem) return;
     const long long delay = kStaggerHalfTileCyclesPerKTile * k_tiles, t0 = clock64();
     while (clock64() - t0 < delay) {
@@ -406,10 +454,12 @@ struct Sm90Gemm {
 
   /* Cluster c's share of the stream-K iterations: [c·T/C, (c+1)·T/C) of T, relative to the
    * first stream-K iteration; sk_owner(x) is the cluster whose share holds iteration x. */
-  __device__ static int64_t sk_share_begin(int64_t c, int64_t clusters, int64_t sk_iters) {
+  template <typename U>
+  __device__ static U sk_share_begin(U c, U clusters, U sk_iters) {
     return c * sk_iters / clusters;
   }
-  __device__ static int64_t sk_owner(int64_t x, int64_t clusters, int64_t sk_iters) {
+  template <typename U>
+  __device__ static U sk_owner(U x, U clusters, U sk_iters) {
     return ((x + 1) * clusters - 1) / sk_iters;
   }
 
@@ -424,12 +474,12 @@ struct Sm90Gemm {
   __device__ static WorkList work_list(const Sm90StreamK &sk, int64_t items, int k_tiles,
                                        int64_t cluster, int64_t clusters, int64_t dp, int64_t dp_step) {
     WorkList w;
-    const int64_t base = sk_base(sk, k_tiles), sk_iters = sk_count(sk, items, k_tiles);
-    w.iter = sk_iters ? base + sk_share_begin(cluster, clusters, sk_iters) : 0;
-    w.iter_end = sk_iters ? base + sk_share_begin(cluster + 1, clusters, sk_iters) : 0;
-    w.dp = dp;
-    w.dp_step = dp_step;
-    w.dp_end = sk.first_item;
+    const Count base = (Count)sk_base(sk, k_tiles), sk_iters = kStreamK ? (Count)sk_count(sk, items, k_tiles) : 0;
+    w.iter = sk_iters ? base + sk_share_begin<Count>((Count)cluster, (Count)clusters, sk_iters) : 0;
+    w.iter_end = sk_iters ? base + sk_share_begin<Count>((Count)cluster + 1, (Count)clusters, sk_iters) : 0;
+    w.dp = (Count)dp;
+    w.dp_step = (Count)dp_step;
+    w.dp_end = (Count)sk.first_item;
     w.k_tiles = k_tiles;
     return w;
   }
@@ -544,11 +594,11 @@ struct Sm90Gemm {
     const int64_t items = m_items * n_items * p.batch;
     const int64_t first = blockIdx.x / kCluster, step = gridDim.x / kCluster;
     const int k_tiles = (int)((p.k + kBK - 1) / kBK);
-    const bool narrow = items <= (int64_t)UINT32_MAX; /* 32-bit tile arithmetic suffices */
+    const bool narrow = kWideAcc || items <= (int64_t)UINT32_MAX; /* 32-bit tile arithmetic suffices */
 
     if (wg == 0) {
       /* Producer: one thread keeps the stages full. */
-      warpgroup_setmaxnreg_dec<TG_SM90_PRODUCER_REGS>();
+      warpgroup_setmaxnreg_dec<kProducerRegs>();
       if (threadIdx.x == 0) {
         thread_tma_prefetch_descriptor(map_a);
         thread_tma_prefetch_descriptor(map_b);
@@ -572,7 +622,7 @@ struct Sm90Gemm {
       /* Consumers. Cooperative: warpgroup cw owns rows [cw·kWgRows, (cw+1)·kWgRows) of every
        * tile. Pingpong: warpgroup cw owns every other tile, starting with the cw-th, and skips
        * the stages of its partner's tiles. */
-      warpgroup_setmaxnreg_inc<TG_SM90_CONSUMER_REGS>();
+      warpgroup_setmaxnreg_inc<kConsumerRegs>();
       const int cw = wg - 1;
       const int warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
       const int wg_rows0 = kPingpong ? 0 : cw * kWgRows;
@@ -666,7 +716,7 @@ struct Sm90Gemm {
         if (lane == 0) release(empty + 8 * ((it - 1) % STAGES));
         if constexpr (kPingpong) {
           it += (TG_SM90_CONSUMERS - 1) * k_tiles;
-        } else {
+        } else if constexpr (kStreamK) {
           if (u.kt_begin > 0) { /* a later part of a split item: its finisher adds it */
             warpgroup_stream_k_publish(p, sk, acc, cw);
             continue;
@@ -806,14 +856,15 @@ struct Sm90Gemm {
    * loop: only the write pass, which must name accumulator registers, is unrolled (one short
    * guarded block per chunk), so the one inline copy of the shared epilogue stays in the
    * instruction cache for the whole tile (unrolled, or called out of line, it cost 2× here).
-   * Bank conflicts: unit u of row r sits at u ^ 2(r mod 4), which spreads a write pass's four
-   * rows (per half warp, 8-byte stores) over all banks; the two rows of a quarter warp in a read
+   * Bank conflicts: unit u of row r sits at u ^ 2(r mod 4) (u ^ 2(r mod 2) in 64-byte rows), which
+   * spreads a write pass's four rows (per half warp, 8-byte stores) over all banks; the two rows of a quarter warp in a read
    * pass load their two units in opposite order (the odd unit first on odd rows). */
   __device__ static void epilogue_staged_general(const tg_problem &p, float (&acc)[kRowBlocks][kAcc],
                                                  int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
                                                  int warp, int lane, unsigned char *staging) {
     constexpr int kUnit = 16;                                        /* bytes of a vector */
-    constexpr int kChunkCols = kStagingRowBytes / sizeof(float);     /* 32 */
+    constexpr int kChunkCols = kStagingRowBytes / sizeof(float);     /* 32 (16 in 64-byte rows) */
+    constexpr int kSwizzlePairs = kStagingRowBytes / kUnit / 2;      /* unit pairs per row: 4 (2) */
     constexpr int kChunksPerRow = (BN + kChunkCols - 1) / kChunkCols; /* the last one part filled with a tail */
     constexpr int kSegmentsPerRow = kChunkCols / TG_EPILOGUE_VECTOR; /* 4 threads per row */
     constexpr int kRowsPerPass = 32 / kSegmentsPerRow;               /* 8 */
@@ -832,7 +883,7 @@ struct Sm90Gemm {
             if (j >= BN / 8) break; /* past the tail */
 #pragma unroll
             for (int i = 0; i < 2; ++i) {
-              const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % 4));
+              const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % kSwizzlePairs));
               *(float2 *)(staging + r * kStagingRowBytes + unit * kUnit + (t % 2) * sizeof(float2)) =
                   make_float2(acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
             }
@@ -847,8 +898,8 @@ struct Sm90Gemm {
       for (int q = 0; q < kWarpRows / kRowsPerPass && in_tile; ++q) {
         const int r = q * kRowsPerPass + lane / kSegmentsPerRow, odd = r & 1;
         const unsigned char *src = staging + r * kStagingRowBytes;
-        const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % 4))) * kUnit);
-        const float4 y = *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % 4))) * kUnit);
+        const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
+        const float4 y = *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
         const float4 lo = odd ? y : x, hi = odd ? x : y;
         const float v[TG_EPILOGUE_VECTOR] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
         thread_epilogue_store8(p, bat, row0 + r, col, v);
@@ -894,15 +945,18 @@ struct Sm90Gemm {
   }
 
   /* Staging buffers hold 16 rows of 128 bytes in the 128-byte swizzle: 16-byte unit u of row r
-   * sits at u ^ (r mod 8), which keeps the accesses below free of bank conflicts. A tail buffer
+   * sits at u ^ (r mod 8), which keeps the accesses below free of bank conflicts. Rows of 64 bytes
+   * take the 64-byte swizzle, u ^ (r/2 mod 4): the eight rows of an stmatrix block still land on
+   * eight different 16-byte bank groups (two rows per 128-byte line, four unit orders). A tail buffer
    * (TAIL) holds 16 rows of one 16-column chunk, kTailChunkCols · ES bytes each, unswizzled: its
    * 16-bit rows of 32 bytes cost stmatrix a two-way bank conflict, once per tile and row block. */
   static constexpr int kUnit = 16;                                   /* bytes of a swizzle unit */
-  static constexpr int kUnitsPerRow = kStagingRowBytes / kUnit;      /* 8 */
+  static constexpr int kUnitsPerRow = kStagingRowBytes / kUnit;      /* 8 (4 in 64-byte rows) */
+  static constexpr int kSwizzleLineBytes = 128;                      /* the XOR takes bits 7 up of the offset */
   template <bool TAIL, int ES>
   __device__ static uint32_t staging_offset(int row, int byte) {
     if constexpr (TAIL) return row * (kTailChunkCols * ES) + byte;
-    else return row * kStagingRowBytes + (((byte / kUnit) ^ (row % kUnitsPerRow)) * kUnit) + byte % kUnit;
+    else return row * kStagingRowBytes + (((byte / kUnit) ^ (row * kStagingRowBytes / kSwizzleLineBytes % kUnitsPerRow)) * kUnit) + byte % kUnit;
   }
   /* 16-bit D: the byte offset this lane gives stmatrix (or ldmatrix) for the x4 covering the
    * 8-column blocks jj and jj + 1 of a chunk: lanes 8m..8m+7 address the rows of block m

@@ -7,6 +7,8 @@
 #ifndef TG_SM90_LAUNCH_CUH
 #define TG_SM90_LAUNCH_CUH
 
+#include <stdio.h>
+
 #include "device_memo.cuh"
 #include "sm90.h"
 #include "sm90_gemm.cuh"
@@ -133,11 +135,18 @@ static inline int64_t sm90_k_tiles(const tg_problem *p) { return (p->k + TG_SM90
 struct Sm90Split {
   int64_t items, clusters, first;
 };
+/* Whether a BM×BN kernel of this schedule splits items at all (Sm90Gemm::kStreamK). */
+static inline bool sm90_stream_k_allowed(int bm, int bn, int schedule) {
+  return schedule == TG_SM90_COOPERATIVE && !sm90_wide_acc(bm, bn, schedule);
+}
+
 static inline Sm90Split sm90_split(const tg_problem *p, int bm, int bn, int cm, int cn, int64_t clusters,
                                    int schedule) {
   Sm90Split s;
   s.items = sm90_items(p, bm, bn, cm, cn);
-  s.first = sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p));
+  s.first = sm90_stream_k_allowed(bm, bn, schedule)
+                ? sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p))
+                : s.items;
   s.clusters = s.first == 0 && s.items < clusters ? sm90_spread_clusters(s.items, clusters) : clusters;
   return s;
 }
@@ -172,6 +181,37 @@ static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int
   return (double)(s.first / s.clusters) + (double)(s.items - s.first) / (double)s.clusters / TG_SM90_STREAM_K_SPEED;
 }
 
+/* Whether p's work items and stream-K iterations can be counted in 32 bits on all of p's SMs:
+ * (clusters + 1) × items × k-tiles below 2^32 bounds every product the kernel forms from them (a
+ * stream-K share's start c·T/C, an iteration's owner (x + 1)·C). */
+static inline bool sm90_count_fits_32(const tg_problem *p, int bm, int bn, int cm, int cn) {
+  const double clusters = (double)(p->sm_count / (cm * cn));
+  return (clusters + 1.0) * (double)sm90_items(p, bm, bn, cm, cn) * (double)sm90_k_tiles(p) < 4294967296.0;
+}
+
+/* A row's check beyond the registry's (kernel.h's extra_check): TMA's stride limits, and for a
+ * kernel of wide accumulators (sm90_wide_acc) what it holds: the plain epilogue into D of the
+ * inputs' type that TMA can store (the LEAN set), work that counts in 32 bits. The planner then
+ * passes over the row for anything else; a forced request gets the reason. */
+template <int BM, int BN, int CM, int CN, int SCHEDULE>
+tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t why_len) {
+  const tg_status s = tg_sm90_check(p, why, why_len);
+  if (s != TG_OK || !sm90_wide_acc(BM, BN, SCHEDULE)) return s;
+  const tg_dtype input_type = p->input == TG_IN_F16 ? TG_F16 : TG_BF16;
+  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == input_type) != TG_SM90_EPILOGUES_LEAN) {
+    snprintf(why, why_len,
+             "%s holds only the plain epilogue (alpha; beta = 0, no bias or activation) into a 16-byte "
+             "aligned D of the inputs' type", row);
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  if (!sm90_count_fits_32(p, BM, BN, CM, CN)) {
+    snprintf(why, why_len, "%s counts its work in 32 bits: (clusters + 1) x tiles x k-tiles must stay below 2^32",
+             row);
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  return TG_OK;
+}
+
 /* Rows of a K-major operand's TMA box: its share of the tile, or, when the operand is not
  * shared and the matrix ends inside the first tile (M below BM for A, N below BN for B), only
  * the rows that exist, rounded up to a swizzle atom. Rows past the matrix would be zero-filled
@@ -190,6 +230,8 @@ static inline int sm90_box_rows(bool kmajor, int sharing, int tile_rows, int64_t
 template <class Kernel>
 tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   const int bm = Kernel::kBM, bn = Kernel::kBN;
+  if (Kernel::kWideAcc && !sm90_count_fits_32(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN))
+    return TG_ERR_INTERNAL; /* sm90_row_check refuses these */
   const int clusters = sm90_max_clusters<Kernel>(p->sm_count);
   if (clusters <= 0) return TG_ERR_CUDA;
   CUtensorMap map_a, map_b;
@@ -202,20 +244,20 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
       (uint32_t)(a_rows * Kernel::kClusterN + b_rows * Kernel::kClusterM) * TG_SM90_ROW_BYTES;
   if (Kernel::kAKMajor)
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, a_rows, 1);
+                       TG_SM90_BOX, a_rows, TG_SM90_ROW_BYTES);
   else
     s = tg_sm90_encode(&map_a, p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, TG_SM90_BOX, 1);
+                       TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
   if (s != TG_OK) return s;
   if (Kernel::kBKMajor)
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, b_rows, 1);
+                       TG_SM90_BOX, b_rows, TG_SM90_ROW_BYTES);
   else
     s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, TG_SM90_BOX, 1);
+                       TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
   if (s != TG_OK) return s;
   /* D's map, for the TMA-store epilogues, and C's when the FULL one reads it: boxes of 16 rows
-   * × 128 bytes (a consumer warp's staging buffer), swizzled; for a tile width with a tail, a
+   * × 128 (or 64) bytes (a consumer warp's staging buffer), swizzled alike; for a tile width with a tail, a
    * second pair whose boxes are the tail's 16 columns, unswizzled. Left zero when the kernel
    * does not use them. */
   CUtensorMap map_d = {}, map_c = {}, map_d_tail = {}, map_c_tail = {};
@@ -224,10 +266,10 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
     const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
     s = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                       box_cols, Kernel::kWarpRows, 1);
+                       box_cols, Kernel::kWarpRows, Kernel::kStagingRowBytes);
     if (s == TG_OK && read_c)
       s = tg_sm90_encode(&map_c, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                         box_cols, Kernel::kWarpRows, 1);
+                         box_cols, Kernel::kWarpRows, Kernel::kStagingRowBytes);
     if (s == TG_OK && Kernel::kTailCols > 0)
       s = tg_sm90_encode(&map_d_tail, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
                          Kernel::kTailCols, Kernel::kWarpRows, 0);
@@ -289,11 +331,15 @@ tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
   const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType);
   if (set == TG_SM90_EPILOGUES_LEAN)
     return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, stream);
-  if (set == TG_SM90_EPILOGUES_BIAS)
-    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_BIAS>(p, stream);
-  if (set == TG_SM90_EPILOGUES_CAST)
-    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_CAST>(p, stream);
-  return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, stream);
+  if constexpr (sm90_wide_acc(BM, BN, SCHEDULE)) {
+    return TG_ERR_INTERNAL; /* the row holds LEAN only; sm90_row_check refused the rest */
+  } else {
+    if (set == TG_SM90_EPILOGUES_BIAS)
+      return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_BIAS>(p, stream);
+    if (set == TG_SM90_EPILOGUES_CAST)
+      return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_CAST>(p, stream);
+    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, stream);
+  }
 }
 
 /* BM×BN is the tile of one consumer warpgroup in pingpong, of the CTA in cooperative; clusters
@@ -307,7 +353,7 @@ tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
   return TG_ERR_INTERNAL;
 }
 
-/* A registry row's C entry points: its launcher, its workspace hook and its wave count. */
+/* A registry row's C entry points: its launcher, its workspace hook, its wave count and its check. */
 #define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK)              \
   extern "C" tg_status tg_sm90_launch_##name(const tg_problem *p, cudaStream_t stream) {    \
     return sm90_launch_16bit<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);      \
@@ -317,6 +363,9 @@ tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
   }                                                                                         \
   extern "C" double tg_sm90_waves_##name(const tg_problem *p) {                            \
     return sm90_waves(p, BM, BN, CM, CN, SCHEDULE);                                         \
+  }                                                                                         \
+  extern "C" tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len) { \
+    return sm90_row_check<BM, BN, CM, CN, SCHEDULE>(p, "the sm90 " #name " row", why, why_len); \
   }
 
 #endif /* TG_SM90_LAUNCH_CUH */

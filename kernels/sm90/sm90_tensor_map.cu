@@ -24,7 +24,7 @@ static PFN_cuTensorMapEncodeTiled_v12000 encode_function(void) {
 
 tg_status tg_sm90_encode(CUtensorMap *map, const void *ptr, tg_dtype type, int64_t inner,
                          int64_t outer, int64_t ld, int64_t batch, int64_t batch_stride,
-                         int box_inner, int box_outer, int swizzled) {
+                         int box_inner, int box_outer, int swizzle_bytes) {
   PFN_cuTensorMapEncodeTiled_v12000 encode = encode_function();
   if (!encode) return TG_ERR_CUDA;
   const size_t es = tg_dtype_size(type);
@@ -42,9 +42,11 @@ tg_status tg_sm90_encode(CUtensorMap *map, const void *ptr, tg_dtype type, int64
   cuuint64_t strides[2] = {(cuuint64_t)(ld * es), (cuuint64_t)(stride * es)};
   cuuint32_t box[3] = {(cuuint32_t)box_inner, (cuuint32_t)box_outer, 1};
   cuuint32_t element_strides[3] = {1, 1, 1};
+  const CUtensorMapSwizzle swizzle = swizzle_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+                                     : swizzle_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                                                           : CU_TENSOR_MAP_SWIZZLE_NONE;
   CUresult r = encode(map, dt, 3, const_cast<void *>(ptr), dims, strides, box, element_strides,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE,
-                      swizzled ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? TG_OK : TG_ERR_CUDA;
 }

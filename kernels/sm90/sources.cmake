@@ -14,6 +14,7 @@ list(APPEND TG_KERNEL_SOURCES_SM90A
   kernels/sm90/sm90_128x192.cu
   kernels/sm90/sm90_128x144.cu
   kernels/sm90/sm90_128x208.cu
+  kernels/sm90/sm90_256x160.cu
   kernels/sm90/sm90_128x128.cu
   kernels/sm90/sm90_128x64.cu
   kernels/sm90/sm90_pingpong.cu)

@@ -82,6 +82,7 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
   if (kinfo->tile_m == 0) return;
   const int tiles[3] = {kinfo->tile_m, kinfo->tile_n, kinfo->tile_k};
   const int64_t other = 33; /* odd, crosses no tile evenly */
+  enum { ALIGNED_STEP = 8 }; /* elements: 16 bytes of a 16-bit D row */
   long ran = 0;
   for (int t = 0; t < TYPE_COUNT; ++t) {
     for (int dim = 0; dim < 3; ++dim) {
@@ -118,6 +119,27 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
       o.allow_refusal = 1;
       o.exact = 1;
       if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
+    }
+    /* The same edges with D 16-byte aligned (n and the partial tiles along it multiples of 8)
+     * and beta = 0: the plain epilogue's TMA stores clipped at the edges, and the only edges a
+     * row that holds just that epilogue (sm90_256x160x64) serves. */
+    for (int dim = 0; dim < 3; ++dim) {
+      const int64_t sizes[] = {tiles[dim] - ALIGNED_STEP, tiles[dim] + ALIGNED_STEP, 2 * tiles[dim] + 3 * ALIGNED_STEP};
+      for (int s = 0; s < 3; ++s) {
+        if (sizes[s] < 1 || (g_quick && s == 1)) continue;
+        int64_t mnk[3] = {other, 5 * ALIGNED_STEP, other + 8};
+        mnk[dim] = sizes[s];
+        tg_gemm g;
+        tg_case_options o;
+        init(&g, &k_types[t], mnk[0], mnk[1], mnk[2]);
+        g.kernel = kinfo->name;
+        g.b_order = s == 2 ? TG_ROW_MAJOR : TG_COL_MAJOR;
+        g.alpha = 0.75;
+        defaults(&o, 300000u + (uint64_t)(t * 100 + dim * 10 + s));
+        o.allow_refusal = 1;
+        o.determinism = 1;
+        if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
+      }
     }
     if (g_quick && ran > 0) break; /* one type set that the kernel serves */
   }

@@ -157,6 +157,34 @@ static void test_two_wave_width(void) {
   }
 }
 
+/* 4096×14336×4096 on 132 SMs: 128×256 tiles make 896 items of two in 13.6 waves of 66 clusters;
+ * 256×160 tiles make 720 items of two in 10.9 (cuBLAS's 320×128 tiles: 10.9). H100, five
+ * repeats: 0.999–1.007× against 0.990–0.998× cuBLAS bf16, 0.998–1.008× against 0.989–0.993× f16;
+ * 5120³ 1.011–1.014× against 0.992–0.993×. The row holds the plain epilogue only, so with beta = 1
+ * or bias+GELU the same shapes stay on 128×256 (where its first form, with every epilogue, ran
+ * 1.4–3.6% slower); shapes that 128×256 tiles fill evenly (4096³, 8192×8192×1024, 8192³) never
+ * take it. */
+static void test_long_n_width(void) {
+  if (!have_family("sm90")) return;
+  enum { LONG = 2, EVEN = 3 };
+  const int64_t long_n[LONG][3] = {{4096, 14336, 4096}, {5120, 5120, 5120}};
+  const int64_t even[EVEN][3] = {{4096, 4096, 4096}, {8192, 8192, 1024}, {8192, 8192, 8192}};
+  tg_gemm g;
+  for (int i = 0; i < LONG + EVEN; ++i) {
+    const int64_t *s = i < LONG ? long_n[i] : even[i - LONG];
+    for (int variant = 0; variant < 3; ++variant) {
+      request(&g, s[0], s[1], s[2], TG_BF16);
+      if (variant == 1) g.beta = 1.0;
+      if (variant == 2) g.epilogue = TG_EPI_BIAS_GELU;
+      const tg_kernel *k = pick(g_h90, &g);
+      const int is_160 = k && strcmp(k->name, "sm90_256x160x64") == 0;
+      CHECK_MSG(k && is_160 == (i < LONG && variant == 0), "%lldx%lldx%lld (variant %d) on sm_90: %s",
+                (long long)s[0], (long long)s[1], (long long)s[2], variant, k ? k->name : "-");
+      check_minimal(H100_SM, H100_SMS, &g);
+    }
+  }
+}
+
 /* The cooperative sm90 rows count their waves themselves: 3072³ in 128×256 tiles is 144 items of
  * two tiles on 66 clusters, 2.18 waves; the last full wave and the partial one run stream-K at
  * 0.7 of the speed of whole tiles, 1 + 78 / 66 / 0.7 = 2.69 waves instead of 3, and the row asks
@@ -274,6 +302,7 @@ int main(void) {
   test_wave_quantization();
   test_full_wave_width();
   test_two_wave_width();
+  test_long_n_width();
   test_stream_k_waves();
   test_split_k();
   test_heavy_epilogue();
