@@ -9,7 +9,8 @@
  *     MN-major (transposed) operands are both read natively.
  *   - Warp specialization: warpgroup 0 is the producer (one thread issues TMA; 40 registers),
  *     warpgroups 1 and 2 are consumers (232 registers each, setmaxnreg; 24 and 240 for tiles of
- *     160 accumulators per thread), each owning half of the CTA tile. Full/empty mbarriers per stage hand buffers back and forth, so loads run ahead
+ *     160 accumulators per thread), each owning half of the CTA tile. Full/empty mbarriers per
+ *     stage hand buffers back and forth, so loads run ahead
  *     of the math with no block-wide barrier in the mainloop.
  *   - Clusters of two CTAs share the wider operand tile: CLUSTER_M CTAs along m share B (for
  *     128×256 tiles), CLUSTER_N CTAs along n share A (for 256×128); each CTA fetches its part of
@@ -157,7 +158,8 @@ struct Sm90StreamK {
 };
 
 /* The tensor maps the TMA epilogues store D and load C through: boxes of 16 rows × 128 bytes,
- * 128-byte swizzle (rows of 64 bytes, 64-byte swizzle, where Sm90Gemm::kStagingRowBytes says so), and for a tile width with a tail chunk (Sm90Gemm::kTailCols) boxes of 16
+ * 128-byte swizzle (rows of 64 bytes, 64-byte swizzle, where Sm90Gemm::kStagingRowBytes says
+ * so), and for a tile width with a tail chunk (Sm90Gemm::kTailCols) boxes of 16
  * rows × 16 columns, unswizzled. Maps the launch leaves unused are zero. */
 struct Sm90OutMaps {
   const CUtensorMap *d, *c, *d_tail, *c_tail;
@@ -238,9 +240,9 @@ struct Sm90Gemm {
   static constexpr int kKSteps = kBK / TG_SM90_WGMMA_K;
   static constexpr bool kWideAcc = sm90_wide_acc(BM, BN, SCHEDULE);
   typedef typename Sm90Count<kWideAcc>::type Count;
-  /* Whether the kernel splits items between clusters (sm90_stream_k_allowed decides it on the
-   * host alike): cooperative kernels but those of wide accumulators, whose producer has no
-   * registers for the stream-K work list. */
+  /* Whether the kernel splits items between clusters (sm90_split decides it on the host alike):
+   * cooperative kernels but those of wide accumulators, whose producer has no registers for the
+   * stream-K work list. */
   static constexpr bool kStreamK = !kPingpong && !kWideAcc;
   static constexpr int kProducerRegs = kWideAcc ? TG_SM90_WIDE_PRODUCER_REGS : TG_SM90_PRODUCER_REGS;
   static constexpr int kConsumerRegs = kWideAcc ? TG_SM90_WIDE_CONSUMER_REGS : TG_SM90_CONSUMER_REGS;
@@ -322,7 +324,8 @@ struct Sm90Gemm {
   static_assert(kTailCols == 0 || (B_KMAJOR && SCHEDULE == TG_SM90_COOPERATIVE),
                 "a tile width with a tail chunk is built K-major and cooperative only");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
-  static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC), "sm90_wide_acc counts this kernel's accumulators");
+  static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC),
+                "sm90_wide_acc counts this kernel's accumulators");
   static_assert(!kWideAcc || EPILOGUES == TG_SM90_EPILOGUES_LEAN,
                 "a kernel of over 128 accumulators per thread holds the LEAN epilogues only (it spills in the others)");
   static_assert(BM <= 256 && kBShareRows <= 256, "a TMA box spans at most 256 rows");
@@ -856,8 +859,9 @@ struct Sm90Gemm {
    * loop: only the write pass, which must name accumulator registers, is unrolled (one short
    * guarded block per chunk), so the one inline copy of the shared epilogue stays in the
    * instruction cache for the whole tile (unrolled, or called out of line, it cost 2× here).
-   * Bank conflicts: unit u of row r sits at u ^ 2(r mod 4) (u ^ 2(r mod 2) in 64-byte rows), which
-   * spreads a write pass's four rows (per half warp, 8-byte stores) over all banks; the two rows of a quarter warp in a read
+   * Bank conflicts: unit u of row r sits at u ^ 2(r mod 4) (u ^ 2(r mod 2) in 64-byte rows),
+   * which spreads a write pass's four rows (per half warp, 8-byte stores) over all banks; the two
+   * rows of a quarter warp in a read
    * pass load their two units in opposite order (the odd unit first on odd rows). */
   __device__ static void epilogue_staged_general(const tg_problem &p, float (&acc)[kRowBlocks][kAcc],
                                                  int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
@@ -946,17 +950,21 @@ struct Sm90Gemm {
 
   /* Staging buffers hold 16 rows of 128 bytes in the 128-byte swizzle: 16-byte unit u of row r
    * sits at u ^ (r mod 8), which keeps the accesses below free of bank conflicts. Rows of 64 bytes
-   * take the 64-byte swizzle, u ^ (r/2 mod 4): the eight rows of an stmatrix block still land on
-   * eight different 16-byte bank groups (two rows per 128-byte line, four unit orders). A tail buffer
+   * take the 64-byte swizzle, u ^ (r/2 mod 4) (the XOR takes the offset's 128-byte line): the
+   * eight rows of an stmatrix block still land on eight different 16-byte bank groups (two rows
+   * per 128-byte line, four unit orders). A tail buffer
    * (TAIL) holds 16 rows of one 16-column chunk, kTailChunkCols · ES bytes each, unswizzled: its
    * 16-bit rows of 32 bytes cost stmatrix a two-way bank conflict, once per tile and row block. */
   static constexpr int kUnit = 16;                                   /* bytes of a swizzle unit */
   static constexpr int kUnitsPerRow = kStagingRowBytes / kUnit;      /* 8 (4 in 64-byte rows) */
-  static constexpr int kSwizzleLineBytes = 128;                      /* the XOR takes bits 7 up of the offset */
   template <bool TAIL, int ES>
   __device__ static uint32_t staging_offset(int row, int byte) {
-    if constexpr (TAIL) return row * (kTailChunkCols * ES) + byte;
-    else return row * kStagingRowBytes + (((byte / kUnit) ^ (row * kStagingRowBytes / kSwizzleLineBytes % kUnitsPerRow)) * kUnit) + byte % kUnit;
+    if constexpr (TAIL) {
+      return row * (kTailChunkCols * ES) + byte;
+    } else {
+      const int swizzle = row * kStagingRowBytes / TG_SM90_ROW_BYTES % kUnitsPerRow;
+      return row * kStagingRowBytes + (((byte / kUnit) ^ swizzle) * kUnit) + byte % kUnit;
+    }
   }
   /* 16-bit D: the byte offset this lane gives stmatrix (or ldmatrix) for the x4 covering the
    * 8-column blocks jj and jj + 1 of a chunk: lanes 8m..8m+7 address the rows of block m

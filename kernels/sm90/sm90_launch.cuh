@@ -135,18 +135,14 @@ static inline int64_t sm90_k_tiles(const tg_problem *p) { return (p->k + TG_SM90
 struct Sm90Split {
   int64_t items, clusters, first;
 };
-/* Whether a BM×BN kernel of this schedule splits items at all (Sm90Gemm::kStreamK). */
-static inline bool sm90_stream_k_allowed(int bm, int bn, int schedule) {
-  return schedule == TG_SM90_COOPERATIVE && !sm90_wide_acc(bm, bn, schedule);
-}
-
 static inline Sm90Split sm90_split(const tg_problem *p, int bm, int bn, int cm, int cn, int64_t clusters,
                                    int schedule) {
   Sm90Split s;
   s.items = sm90_items(p, bm, bn, cm, cn);
-  s.first = sm90_stream_k_allowed(bm, bn, schedule)
-                ? sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p))
-                : s.items;
+  /* Kernels of wide accumulators never split items (Sm90Gemm::kStreamK). */
+  s.first = sm90_wide_acc(bm, bn, schedule)
+                ? s.items
+                : sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p));
   s.clusters = s.first == 0 && s.items < clusters ? sm90_spread_clusters(s.items, clusters) : clusters;
   return s;
 }
@@ -197,8 +193,7 @@ template <int BM, int BN, int CM, int CN, int SCHEDULE>
 tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t why_len) {
   const tg_status s = tg_sm90_check(p, why, why_len);
   if (s != TG_OK || !sm90_wide_acc(BM, BN, SCHEDULE)) return s;
-  const tg_dtype input_type = p->input == TG_IN_F16 ? TG_F16 : TG_BF16;
-  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == input_type) != TG_SM90_EPILOGUES_LEAN) {
+  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type) != TG_SM90_EPILOGUES_LEAN) {
     snprintf(why, why_len,
              "%s holds only the plain epilogue (alpha; beta = 0, no bias or activation) into a 16-byte "
              "aligned D of the inputs' type", row);
