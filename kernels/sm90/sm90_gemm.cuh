@@ -27,7 +27,8 @@
  *     by the one that ran its first k-tiles, which adds the others' fp32 partial sums (fixed
  *     order: deterministic).
  *   - The epilogue runs on the accumulators in registers and leaves through shared memory by
- *     TMA stores, for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
+ *     TMA stores (boxes of a warp's 16 rows; of a warpgroup's 64 in the plain epilogue of 128×256
+ *     and 256×128 tiles, kWarpgroupStores), for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
  *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
  *     applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D has its bias loaded
  *     under the mainloop's last wgmma). Each config is compiled four times (Sm90EpilogueSet):
@@ -78,6 +79,7 @@
 #define TG_SM90_GROUP_ROWS 2048
 #define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
 #define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: named barriers 3 and 4, one per consumer */
+#define TG_SM90_STORE_BARRIER 5      /* cooperative: named barriers 5 and 6, a consumer's staged D */
 
 /* TMA strides stay below 2^40 bytes. */
 #define TG_SM90_MAX_TMA_STRIDE_BYTES (1LL << 40)
@@ -268,6 +270,27 @@ struct Sm90Gemm {
   static constexpr int kStagingBufferBytes = kWarpRows * kStagingRowBytes;
   static constexpr int kStagingBuffers = 2;
   static constexpr int kWarpStagingBytes = kStagingBuffers * kStagingBufferBytes;
+  /* Stores by warpgroup (the plain epilogue of 128×256 and 256×128 tiles). The four warps of a
+   * consumer warpgroup stage their 16 rows of a chunk side by side (buffer b of warp w at
+   * b · 8 KB + w · 2 KB of the warpgroup's staging), and one thread stores the warpgroup's 64
+   * rows as one box: a quarter of the TMA stores, each four times the size, for two warpgroup
+   * barriers per pair of chunks. D's stores compete with the operand loads (docs/sm90.md, "L2
+   * traffic is the limit"), and fewer, larger ones compete less. H100, same calls against boxes
+   * per warp: 8192×8192×1024 0.979–0.987 → 0.987–0.992× cuBLAS f16, 1.013–1.025 → 1.021–1.030×
+   * bf16, 4096³ +0.2–0.3%, 256×128 forced +0.6–1.2%; smaller boxes went the other way (1 KB
+   * chunks of 64-byte rows, cuBLAS's form: 0.984 → 0.960× f16). Where it does not pay, boxes stay
+   * per warp: bias+ReLU (8192×8192×1024 −1.35%, 4096³ −0.3%), f32 D (±0.2%), 128×128 tiles (one
+   * or two waves of them: −0.1 to −0.65%), REST (its C comes in through the same buffers, a warp
+   * at a time), pingpong, and tile rows of an odd chunk count (128×192: −0.1 to −1%). A single
+   * wave of 128×256 tiles, all CTAs storing at once at the end, loses 0.2–1.0% (2048³ 0.93 →
+   * 0.92×, 2048×2048×8192 −0.2 to −0.3%). */
+  static constexpr int kWarpgroupStoreTileArea = 128 * 256; /* 128×256 and 256×128 */
+  static constexpr bool kWarpgroupStores = !kPingpong && EPILOGUES == TG_SM90_EPILOGUES_LEAN &&
+                                           BM * BN == kWarpgroupStoreTileArea && BN % (2 * TG_SM90_BOX) == 0 &&
+                                           kStagingRowBytes == TG_SM90_ROW_BYTES;
+  static constexpr int kWarpsPerGroup = TG_SM90_WARPGROUP / 32;
+  static constexpr int kStoreRows = kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
+  static constexpr int kBufferStride = kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
   /* A tile width that is not a whole number of 128-byte chunks in every D type (144 = 2 × 64 +
    * 16 columns of 16-bit D, 4 × 32 + 16 of f32; 208 = 3 × 64 + 16, 6 × 32 + 16) ends in a tail
    * chunk of 16 columns. It leaves through a buffer of its own per warp, unswizzled (rows of 32
@@ -638,7 +661,9 @@ struct Sm90Gemm {
       const uint32_t c_bar = c_landed + 8 * warp_index;
       int64_t *const next_tile =
           (int64_t *)(smem_raw + (next_tiles - raw) + warp_index * kNextTileWords * sizeof(int64_t));
-      unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes + warp_index * kWarpStagingBytes;
+      unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
+                               (kWarpgroupStores ? cw * kWarpsPerGroup * kWarpStagingBytes + warp * kStagingBufferBytes
+                                                 : warp_index * kWarpStagingBytes);
       unsigned char *tail = smem_raw + (base - raw) + STAGES * kStageBytes + kConsumerWarpsTotal * kWarpStagingBytes +
                             warp_index * kTailBufferBytes; /* the tail chunk's buffer, if any */
       WorkList work = work_list(sk, items, k_tiles, first, step, wg_first, wg_step);
@@ -934,8 +959,8 @@ struct Sm90Gemm {
     thread_mbarrier_wait(c_bar, loads & 1);
     ++loads;
   }
-  /* The warp's staged boxes of D leave by the copy engine, as one bulk group: `boxes` consecutive
-   * buffers from first_smem (box_bytes each) to columns col0 + q·box_cols, rows row0..row0 + 15. */
+  /* The warp's staged boxes of D leave by the copy engine, as one bulk group: `boxes` buffers from
+   * first_smem, box_bytes apart, to columns col0 + q·box_cols, rows row0..row0 + 15. */
   __device__ static void warp_store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, uint32_t box_bytes,
                                             int box_cols, int col0, int row0, int bat, int lane) {
     thread_fence_proxy_async_shared();
@@ -944,6 +969,17 @@ struct Sm90Gemm {
 #pragma unroll
       for (int q = 0; q < boxes; ++q)
         thread_tma_store_3d(map_d, first_smem + q * box_bytes, col0 + q * box_cols, row0, bat);
+      thread_bulk_commit_group();
+    }
+  }
+  /* kWarpgroupStores: the same for the warpgroup's boxes of 64 rows (row0: warp 0's first), from
+   * warp 0's lane 0 once every warp's writes are visible to the copy engine. */
+  __device__ static void warpgroup_store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, int box_cols,
+                                                 int col0, int row0, int bat, int cw, int warp, int lane) {
+    thread_fence_proxy_async_shared();
+    block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+    if (warp == 0 && lane == 0) {
+      for (int q = 0; q < boxes; ++q) thread_tma_store_3d(map_d, first_smem + q * kBufferStride, col0 + q * box_cols, row0, bat);
       thread_bulk_commit_group();
     }
   }
@@ -1142,6 +1178,7 @@ struct Sm90Gemm {
     static_assert(EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU || EPI == TG_SM90_EPI_FULL,
                   "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
     constexpr int kGroup = group_chunks(ES);
+    static_assert(!kWarpgroupStores || kGroup == kStagingBuffers, "a warpgroup fills and stores both its buffers at once");
     if (p.alpha_f != 1.0f) {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
@@ -1152,6 +1189,7 @@ struct Sm90Gemm {
     const bool bias_m = FULL && p.has_bias && p.bias_along_m; /* one bias value per row */
     const int bat_c = p.batch_stride_c ? (int)bat : 0;      /* a shared C is one batch */
     const int g = lane / 4, t = lane % 4;
+    const int cw = wg_rows0 / kWgRows; /* the consumer warpgroup (cooperative) */
     const uint32_t staging_smem = thread_smem_address(staging);
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
@@ -1167,13 +1205,19 @@ struct Sm90Gemm {
 #pragma unroll
       for (int c = 0; c < kChunks; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
-        const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kStagingBufferBytes;
+        const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
         /* The chunk's bias pairs, before the wait below, to overlap it. */
         float bias[kBlocksPerChunk][2];
         thread_chunk_bias<DT, EPI>(p, bias_words, c * kBlocksPerChunk, col0 + 2 * t, bias);
         if (c % kGroup == 0) {
-          /* The stores that last read the group's buffers are done with them. */
-          if (lane == 0) thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
+          /* The stores that last read the group's buffers are done with them (by warpgroup: the
+           * storing thread waits, the others at the barrier). */
+          if constexpr (kWarpgroupStores) {
+            if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
+            block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+          } else if (lane == 0) {
+            thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
+          }
           if (read_c) {
             if (lane == 0 && !(c_loaded && rb == 0 && c == 0)) /* the first group came during the mainloop */
               thread_load_c_boxes(out.c, c_bar, staging_smem + buffer, kGroup, kStagingBufferBytes, kChunkCols, col0,
@@ -1186,8 +1230,12 @@ struct Sm90Gemm {
                                                           bias, staging + buffer, staging_smem + buffer, lane);
         if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
         /* The group's first chunk, c - (kGroup - 1), sits in buffer 0 (just `buffer` when kGroup is 1). */
-        warp_store_d_boxes(out.d, staging_smem + buffer - (kGroup - 1) * kStagingBufferBytes, kGroup,
-                           kStagingBufferBytes, kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, lane);
+        if constexpr (kWarpgroupStores)
+          warpgroup_store_d_boxes(out.d, staging_smem + buffer - (kGroup - 1) * kBufferStride, kGroup, kChunkCols,
+                                  col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, cw, warp, lane);
+        else
+          warp_store_d_boxes(out.d, staging_smem + buffer - (kGroup - 1) * kStagingBufferBytes, kGroup,
+                             kStagingBufferBytes, kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, lane);
       }
       if constexpr (kTailCols > 0) {
         /* The tail: its own buffer, whose last store (at most the last-but-one bulk group: the

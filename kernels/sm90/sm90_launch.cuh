@@ -252,7 +252,8 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
                        TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
   if (s != TG_OK) return s;
   /* D's map, for the TMA-store epilogues, and C's when the FULL one reads it: boxes of 16 rows
-   * × 128 (or 64) bytes (a consumer warp's staging buffer), swizzled alike; for a tile width with a tail, a
+   * × 128 (or 64) bytes (a consumer warp's staging buffer; D's of 64 rows where a warpgroup
+   * stores, Kernel::kStoreRows), swizzled alike; for a tile width with a tail, a
    * second pair whose boxes are the tail's 16 columns, unswizzled. Left zero when the kernel
    * does not use them. */
   CUtensorMap map_d = {}, map_c = {}, map_d_tail = {}, map_c_tail = {};
@@ -261,7 +262,7 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
     const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
     s = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                       box_cols, Kernel::kWarpRows, Kernel::kStagingRowBytes);
+                       box_cols, Kernel::kStoreRows, Kernel::kStagingRowBytes);
     if (s == TG_OK && read_c)
       s = tg_sm90_encode(&map_c, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
                          box_cols, Kernel::kWarpRows, Kernel::kStagingRowBytes);
