@@ -285,9 +285,8 @@ struct Sm90Gemm {
    * wave of 128×256 tiles, all CTAs storing at once at the end, loses 0.2–1.0% (2048³ 0.93 →
    * 0.92×, 2048×2048×8192 −0.2 to −0.3%). */
   static constexpr int kWarpgroupStoreTileArea = 128 * 256; /* 128×256 and 256×128 */
-  static constexpr bool kWarpgroupStores = !kPingpong && EPILOGUES == TG_SM90_EPILOGUES_LEAN &&
-                                           BM * BN == kWarpgroupStoreTileArea && BN % (2 * TG_SM90_BOX) == 0 &&
-                                           kStagingRowBytes == TG_SM90_ROW_BYTES;
+  static constexpr bool kWarpgroupStores =
+      !kPingpong && EPILOGUES == TG_SM90_EPILOGUES_LEAN && BM * BN == kWarpgroupStoreTileArea;
   static constexpr int kWarpsPerGroup = TG_SM90_WARPGROUP / 32;
   static constexpr int kStoreRows = kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
   static constexpr int kBufferStride = kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
@@ -959,27 +958,21 @@ struct Sm90Gemm {
     thread_mbarrier_wait(c_bar, loads & 1);
     ++loads;
   }
-  /* The warp's staged boxes of D leave by the copy engine, as one bulk group: `boxes` buffers from
-   * first_smem, box_bytes apart, to columns col0 + q·box_cols, rows row0..row0 + 15. */
-  __device__ static void warp_store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, uint32_t box_bytes,
-                                            int box_cols, int col0, int row0, int bat, int lane) {
+  /* Staged boxes of D leave by the copy engine, as one bulk group: `boxes` buffers from
+   * first_smem, box_bytes apart, to columns col0 + q·box_cols, rows from row0. BY_WARPGROUP
+   * (kWarpgroupStores): the warpgroup's boxes of 64 rows (first_smem and row0: warp 0's), stored
+   * by warp 0's lane 0 once every warp's writes are visible to the copy engine; otherwise the
+   * warp's own boxes of 16 rows, by its lane 0. */
+  template <bool BY_WARPGROUP>
+  __device__ static void store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, uint32_t box_bytes,
+                                       int box_cols, int col0, int row0, int bat, int cw, int warp, int lane) {
     thread_fence_proxy_async_shared();
-    __syncwarp();
-    if (lane == 0) {
+    if constexpr (BY_WARPGROUP) block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+    else __syncwarp();
+    if (lane == 0 && (!BY_WARPGROUP || warp == 0)) {
 #pragma unroll
       for (int q = 0; q < boxes; ++q)
         thread_tma_store_3d(map_d, first_smem + q * box_bytes, col0 + q * box_cols, row0, bat);
-      thread_bulk_commit_group();
-    }
-  }
-  /* kWarpgroupStores: the same for the warpgroup's boxes of 64 rows (row0: warp 0's first), from
-   * warp 0's lane 0 once every warp's writes are visible to the copy engine. */
-  __device__ static void warpgroup_store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, int box_cols,
-                                                 int col0, int row0, int bat, int cw, int warp, int lane) {
-    thread_fence_proxy_async_shared();
-    block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
-    if (warp == 0 && lane == 0) {
-      for (int q = 0; q < boxes; ++q) thread_tma_store_3d(map_d, first_smem + q * kBufferStride, col0 + q * box_cols, row0, bat);
       thread_bulk_commit_group();
     }
   }
@@ -1230,12 +1223,9 @@ struct Sm90Gemm {
                                                           bias, staging + buffer, staging_smem + buffer, lane);
         if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
         /* The group's first chunk, c - (kGroup - 1), sits in buffer 0 (just `buffer` when kGroup is 1). */
-        if constexpr (kWarpgroupStores)
-          warpgroup_store_d_boxes(out.d, staging_smem + buffer - (kGroup - 1) * kBufferStride, kGroup, kChunkCols,
-                                  col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, cw, warp, lane);
-        else
-          warp_store_d_boxes(out.d, staging_smem + buffer - (kGroup - 1) * kStagingBufferBytes, kGroup,
-                             kStagingBufferBytes, kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, lane);
+        store_d_boxes<kWarpgroupStores>(out.d, staging_smem + buffer - (kGroup - 1) * kBufferStride, kGroup,
+                                        kBufferStride, kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat,
+                                        cw, warp, lane);
       }
       if constexpr (kTailCols > 0) {
         /* The tail: its own buffer, whose last store (at most the last-but-one bulk group: the
@@ -1253,7 +1243,7 @@ struct Sm90Gemm {
         __syncwarp();
         warp_stage_chunk<DT, EPI, kTailBlocks, true>(p, acc[rb], kChunks * kBlocksPerChunk, read_c, bias_m, row_bias,
                                                      bias, tail, tail_smem, lane);
-        warp_store_d_boxes(out.d_tail, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0, (int)bat, lane);
+        store_d_boxes<false>(out.d_tail, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0, (int)bat, cw, warp, lane);
       }
     }
   }
