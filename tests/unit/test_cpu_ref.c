@@ -223,13 +223,37 @@ static void test_tolerance(void) {
   g.a_type = g.b_type = TG_F32;
   CHECK(tg_tolerance_make(&g, 0).rel > t.rel);
   tg_tolerance e = tg_tolerance_make(&g, 1);
-  CHECK(tg_error_ratio(&e, 2049.0 - 1.0, 2049.0, 1e9) <= 1.0); /* correctly rounded to f16 */
+  CHECK(tg_error_ratio(&e, 2049.0 - 1.0, 2049.0, 1e9) == 0.0); /* a tie in f16: to even */
+  CHECK(tg_error_ratio(&e, 2050.0, 2049.0, 1e9) > 1.0);        /* the odd neighbour fails */
   CHECK(tg_error_ratio(&e, 2050.0, 2048.0, 1e9) > 1.0);
+  CHECK(tg_error_ratio(&e, 2048.0, 2047.5, 1e9) == 0.0);        /* a tie at the binade's top */
+  CHECK(tg_error_ratio(&e, 2047.0, 2047.5, 1e9) > 1.0);
+  CHECK(tg_error_ratio(&e, 2047.0, 2047.3, 1e9) == 0.0);
+  CHECK(tg_error_ratio(&e, 2048.0, 2047.3, 1e9) > 1.0);         /* within u_out·|ref|, not the rounding */
+  CHECK(tg_error_ratio(&e, 0x1p-23, 0x1.8p-24, 1e9) == 0.0);    /* a subnormal tie: 2·2^-24, even */
+  CHECK(tg_error_ratio(&e, 0x1p-24, 0x1.8p-24, 1e9) > 1.0);
+  CHECK(tg_error_ratio(&e, INFINITY, 65520.0, 1e9) == 0.0);     /* past max by half a spacing */
+  CHECK(tg_error_ratio(&e, 65504.0, 65519.0, 1e9) == 0.0);
+  g.epilogue = TG_EPI_GELU;
+  CHECK(!tg_tolerance_make(&g, 1).exact); /* GELU is not exact arithmetic */
+  g.epilogue = TG_EPI_NONE;
+  g.d_type = TG_BF16;
+  e = tg_tolerance_make(&g, 1);
+  CHECK(tg_error_ratio(&e, 256.0, 257.0, 1e9) == 0.0);          /* bf16: a tie, to even */
+  CHECK(tg_error_ratio(&e, 258.0, 257.0, 1e9) > 1.0);
+  g.d_type = TG_F32;
+  e = tg_tolerance_make(&g, 1);
+  CHECK(tg_error_ratio(&e, 16777216.0, 16777217.0, 1e9) == 0.0); /* f32: a tie, to even */
+  CHECK(tg_error_ratio(&e, 16777218.0, 16777217.0, 1e9) > 1.0);
+  CHECK(tg_error_ratio(&e, 3.0, 3.0, 1e9) == 0.0);
   tg_gemm_init(&g, 8, 8, 8, TG_S8, TG_S8);
   tg_tolerance s = tg_tolerance_make(&g, 1);
   CHECK(tg_error_ratio(&s, 127.0, 300.0, 0.0) == 0.0); /* saturated */
   CHECK(tg_error_ratio(&s, 126.0, 126.0, 0.0) == 0.0);
   CHECK(tg_error_ratio(&s, 125.0, 126.0, 0.0) > 1.0);
+  CHECK(tg_error_ratio(&s, -5.0, -5.25, 0.0) == 0.0); /* alpha = 0.75: rounded to nearest */
+  CHECK(tg_error_ratio(&s, -6.0, -5.5, 0.0) == 0.0);  /* a tie: to even */
+  CHECK(tg_error_ratio(&s, -5.0, -5.5, 0.0) > 1.0);
 }
 
 static void test_verify_host(void) {

@@ -37,6 +37,7 @@ static const char k_help[] =
     "  --check-max N         verify only shapes of at most N^3 multiply-adds (default 8192;\n"
     "                        0 = no check); larger ones report check 'skipped'\n"
     "  --exact               small-integer data: the check becomes a bitwise comparison\n"
+    "                        with the oracle rounded to D's type (GELU keeps the bound)\n"
     "  --seed N              data seed                                 (default 1)\n"
     "output:\n"
     "  --out FILE            the CSV file (default: standard output)\n"

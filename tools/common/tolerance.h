@@ -4,9 +4,11 @@
  *   |d - ref| <= rel * mag + abs
  *   rel = gain * 4 * (2 u_in + K u_acc + u_out + u_epi) (+ slack of the fp32 tanh for GELU)
  * with mag = |alpha| sum|a||b| + |beta||c| + |bias| from the oracle. In exact mode (small
- * integer data, integer alpha/beta, no GELU) only the output rounding is allowed:
- *   |d - ref| <= u_out * |ref|, i.e. d is the correctly rounded result.
- * Integer outputs are compared with the reference saturated to their range. NaN always fails.
+ * integer data and scalars whose products stay exact in fp32, so the kernel's fp32 sums are the
+ * oracle's) d must be bit for bit the oracle's value rounded to D's type, to nearest with ties
+ * to even (TESTING.md: "compare bitwise"). GELU is not exact arithmetic: with it, exact mode
+ * keeps the ordinary bound. Integer outputs are compared with the reference saturated to their
+ * range (and, in exact mode, rounded to nearest even, as the kernels convert). NaN always fails.
  */
 #ifndef TG_TOLERANCE_H
 #define TG_TOLERANCE_H
@@ -27,22 +29,48 @@ extern "C" {
 typedef struct tg_tolerance {
   double rel;    /* multiplies mag */
   double abs;    /* absolute floor (subnormal spacing of the output, 1 for integers) */
-  double u_out;  /* output unit roundoff (exact mode) */
+  double u_out;  /* output unit roundoff */
   double lo, hi; /* saturation range of integer outputs (±huge for floats) */
-  int exact;     /* compare as correctly rounded */
+  int exact;     /* d must be ref rounded to D's type (bitwise) */
+  int mant_bits, emin, emax; /* D's float format (mant_bits 0: an integer type) */
 } tg_tolerance;
 
 /* The bound for a request (host). exact selects exact mode. */
 tg_tolerance tg_tolerance_make(const tg_gemm *g, int exact);
 
+/* v rounded to a float format of mant_bits stored mantissa bits and exponents emin..emax, to
+ * nearest with ties to even; past the largest finite value by half its spacing or more, ±inf. */
+static inline TG_HD double tg_round_to_format(double v, int mant_bits, int emin, int emax) {
+  if (v == 0.0 || v != v || v - v != 0.0) return v; /* zero, NaN, ±inf */
+  int e;
+  (void)frexp(fabs(v), &e);
+  const int lead = (e - 1 < emin ? emin : e - 1);          /* exponent of v's leading bit */
+  const double spacing = ldexp(1.0, lead - mant_bits);
+  const double r = rint(v / spacing) * spacing;            /* exact scaling; rint ties to even */
+  const double max_finite = ldexp(2.0 - ldexp(1.0, -mant_bits), emax);
+  if (fabs(r) > max_finite) return v < 0.0 ? -INFINITY : INFINITY;
+  return r;
+}
+
 /* error / bound for one element: 0 when exact, > 1 fails, INFINITY for NaN or a miss with a
- * zero bound. */
+ * zero bound. In exact mode a float D's miss counts its distance from the rounded value in
+ * spacings of D's type, plus 1. */
 static inline TG_HD double tg_error_ratio(const tg_tolerance *t, double d, double ref, double mag) {
   if (d != d || ref != ref) return INFINITY;
   ref = ref < t->lo ? t->lo : (ref > t->hi ? t->hi : ref);
+  if (t->exact && t->mant_bits == 0) /* integer D: the reference rounded as the kernel converts */
+    return d == rint(ref) ? 0.0 : 1.0 + fabs(d - rint(ref));
+  if (t->exact) {
+    const double r = tg_round_to_format(ref, t->mant_bits, t->emin, t->emax);
+    if (d == r) return 0.0;
+    int e;
+    (void)frexp(r == 0.0 || r - r != 0.0 ? 1.0 : fabs(r), &e);
+    const double spacing = ldexp(1.0, (e - 1 < t->emin ? t->emin : e - 1) - t->mant_bits);
+    return d - d != 0.0 || r - r != 0.0 ? INFINITY : 1.0 + fabs(d - r) / spacing;
+  }
   double err = fabs(d - ref);
   if (err == 0.0) return 0.0;
-  double bound = t->exact ? t->u_out * fabs(ref) : t->rel * mag + t->abs;
+  double bound = t->rel * mag + t->abs;
   return bound > 0.0 ? err / bound : INFINITY;
 }
 
