@@ -1,7 +1,8 @@
 /*
  * test_gpu_features.c — the rest of TESTING.md on the GPU, through the public API:
  *   tile edges of every registered kernel (tile-1, tile, tile+1, 2·tile+odd in m, n and k;
- *   k below one k-tile), run twice for determinism; batches (packed, padded, broadcast);
+ *   k below one k-tile; k over 19 k-tiles, past every stage ring and split by split-K and
+ *   stream-K), run twice for determinism; batches (packed, padded, broadcast);
  *   every epilogue and bias type; pointers off by one element and odd leading dimensions;
  *   k == 0, alpha == 0 with NULL A/B, in-place C == D; whole and aligned edge tiles through
  *   every epilogue and D type on the tensor-core kernels; the GPU oracle against the CPU one;
@@ -52,6 +53,9 @@ static const type_set k_types[] = {
 static tg_handle *h;
 static int reported;
 static int g_quick; /* --quick */
+/* The deep-K edge: 19 k-tiles, prime, so a multiple of no stage count (3 to 8 here) and past
+ * twice the deepest ring; the last k-tile holds 7 of k. */
+enum { DEEP_K_TILES = 19, DEEP_K_REMAINDER = 7 };
 static long g_cases, g_refused;
 
 static void init(tg_gemm *g, const type_set *t, int64_t m, int64_t n, int64_t k) {
@@ -118,6 +122,26 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
       defaults(&o, 200000u + (uint64_t)(t * 100 + k));
       o.allow_refusal = 1;
       o.exact = 1;
+      o.determinism = 1;
+      if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
+    }
+    /* K over many k-tiles, and a multiple of no pipeline depth (DEEP_K_TILES, the last one
+     * partial): every stage ring fills, runs in steady state, wraps and drains, and the split-K
+     * and stream-K rows split it (one output tile on the whole GPU). Random data with C, and
+     * exact data (bitwise) with C never read; both twice, bit for bit. */
+    for (int exact = 0; exact < 2; ++exact) {
+      tg_gemm g;
+      tg_case_options o;
+      init(&g, &k_types[t], other, other + 4, (DEEP_K_TILES - 1) * (int64_t)tiles[2] + DEEP_K_REMAINDER);
+      g.kernel = kinfo->name;
+      g.a_order = exact ? TG_COL_MAJOR : TG_ROW_MAJOR;
+      g.b_order = exact ? TG_ROW_MAJOR : TG_COL_MAJOR;
+      g.alpha = 0.75;
+      g.beta = exact ? 0.0 : 0.5;
+      defaults(&o, 250000u + (uint64_t)(t * 10 + exact));
+      o.allow_refusal = 1;
+      o.determinism = 1;
+      o.exact = exact;
       if (run(&g, &o, kinfo->name) == TG_CASE_PASS) ++ran;
     }
     /* The same edges with D 16-byte aligned (n and the partial tiles along it multiples of 8)

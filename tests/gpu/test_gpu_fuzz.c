@@ -4,6 +4,7 @@
  * misaligned pointers, in place. Every failure prints a one-line repro command.
  *
  *   test_gpu_fuzz [--seed S] [--cases N] [--case I] [--kernel NAME]
+ * Without --seed the requests are drawn from the run's seed base (check.h): new ones each run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,11 +76,12 @@ static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
 }
 
 int main(int argc, char **argv) {
-  uint64_t seed = 1;
+  uint64_t seed = 0;
+  int seed_given = 0;
   long cases = DEFAULT_CASES, only = -1;
   const char *kernel = NULL;
   for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10);
+    if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10), seed_given = 1;
     else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) cases = atol(argv[++i]);
     else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) only = atol(argv[++i]);
     else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) kernel = argv[++i];
@@ -89,6 +91,7 @@ int main(int argc, char **argv) {
     }
   }
   tg_test_require_gpu("test_gpu_fuzz");
+  if (!seed_given) seed = tg_test_seed_base();
   tg_handle *h;
   if (tg_create(&h) != TG_OK) {
     fprintf(stderr, "tg_create: %s\n", tg_last_error(NULL));
@@ -105,8 +108,9 @@ int main(int argc, char **argv) {
     refused += r == TG_CASE_REFUSED;
     CHECK(r != TG_CASE_FAIL);
     if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES)
-      fprintf(stderr, "FAIL %s\n    repro: %s --seed %llu --case %ld%s%s\n", msg, argv[0],
-              (unsigned long long)seed, i, kernel ? " --kernel " : "", kernel ? kernel : "");
+      fprintf(stderr, "FAIL %s\n    repro: TILEGEMM_TEST_SEED=%llu %s --seed %llu --case %ld%s%s\n", msg,
+              tg_test_seed_base(), argv[0], (unsigned long long)seed, i, kernel ? " --kernel " : "",
+              kernel ? kernel : "");
   }
   printf("fuzz: seed %llu, %ld cases, %ld refused\n", (unsigned long long)seed, ran, refused);
   tg_destroy(h);

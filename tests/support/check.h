@@ -13,6 +13,9 @@
 
 extern int tg_test_failures;
 extern int tg_test_checks;
+/* The largest error/bound ratio of the passing checks of this process (-1: none ran); GPU
+ * cases record it, tg_test_finish prints it (TESTING.md: report the worst ratio). */
+extern double tg_test_worst_ratio;
 
 #define CHECK(cond)                                                              \
   do {                                                                           \
@@ -36,6 +39,11 @@ extern int tg_test_checks;
 
 /* Prints the summary line; returns the process exit code. */
 int tg_test_finish(const char *name);
+
+/* The seed every random choice of this process is drawn from: TILEGEMM_TEST_SEED if set, else
+ * fresh from the clock, so that each run meets new inputs (TESTING.md). Printed once, on first
+ * use, with the line that repeats the run. */
+unsigned long long tg_test_seed_base(void);
 
 /* Exits with TG_TEST_SKIP_CODE (after saying why) when no CUDA device is usable. */
 void tg_test_require_gpu(const char *name);

@@ -1,9 +1,14 @@
 /*
- * gpu_case.h — one GPU test case, done the way TESTING.md says: fresh random inputs, rogue
- * values in every padding, guard bands around every buffer, D poisoned with NaN, C full of NaN
- * when beta == 0, and afterwards: A, B, C, bias and every byte outside D's elements unchanged,
- * every element of D within the bound of the fp64 oracle, and optionally a second run that
- * must match bit for bit.
+ * gpu_case.h — one GPU test case, done the way TESTING.md says: fresh random inputs (the
+ * case's seed mixed with the process's tg_test_seed_base), rogue values in every padding, guard
+ * bands around every buffer, D poisoned with NaN, C full of NaN when beta == 0, and afterwards:
+ * A, B, C, bias and every byte outside D's elements unchanged, every element of D within the
+ * bound of the fp64 oracle, and optionally a second run into freshly poisoned D that must match
+ * bit for bit. Integer D has no NaN to poison with, so it always runs twice, the second time
+ * poisoned with another pattern: an element left unwritten differs between the runs.
+ *
+ * TILEGEMM_TEST_UNWRITTEN_C=1 (the sanitizer script's initcheck runs): with beta == 0, C is
+ * allocated but never written, so compute-sanitizer initcheck reports any read of it.
  */
 #ifndef TG_GPU_CASE_H
 #define TG_GPU_CASE_H
