@@ -108,11 +108,14 @@ void tg_destroy(tg_handle *h) {
   if (!h) return;
   tg_cache_clear(&h->cache);
   if (h->workspace || h->sync_flags) {
-    int prev = -1;
-    if (cudaGetDevice(&prev) == cudaSuccess && prev != h->device) cudaSetDevice(h->device);
-    if (h->workspace) cudaFree(h->workspace);
-    if (h->sync_flags) cudaFree(h->sync_flags);
-    if (prev >= 0 && prev != h->device) cudaSetDevice(prev);
+    /* tg_destroy returns nothing: a failure here (the device or its context already gone, whose
+     * memory went with it) is taken off the runtime's last-error slot and the rest still runs. */
+    int prev = -1, ok = cudaGetDevice(&prev) == cudaSuccess;
+    if (ok && prev != h->device) ok = cudaSetDevice(h->device) == cudaSuccess;
+    if (ok && h->workspace && cudaFree(h->workspace) != cudaSuccess) ok = 0;
+    if (ok && h->sync_flags && cudaFree(h->sync_flags) != cudaSuccess) ok = 0;
+    if (prev >= 0 && prev != h->device && cudaSetDevice(prev) != cudaSuccess) ok = 0;
+    if (!ok) (void)cudaGetLastError();
   }
   free(h);
 }

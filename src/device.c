@@ -16,8 +16,11 @@ tg_status tg_device_enter(tg_handle *h, const char *fn, int *prev) {
   return e == cudaSuccess ? TG_OK : tg_cuda_fail(h, fn, "selecting the handle's device", e);
 }
 
+/* The call has already succeeded or failed on its own terms; giving the caller back its device
+ * can fail only if that device has gone, and then the error is taken off the runtime's
+ * last-error slot, so that it does not surface in the caller's next cudaGetLastError. */
 void tg_device_leave(const tg_handle *h, int prev) {
-  if (prev != h->device) cudaSetDevice(prev);
+  if (prev != h->device && cudaSetDevice(prev) != cudaSuccess) (void)cudaGetLastError();
 }
 
 /* The runtime's version; the one this library was built with if the query fails. */
