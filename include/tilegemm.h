@@ -146,6 +146,16 @@ void tg_destroy(tg_handle *handle);
  *  names the kernel. tg_matmul repeats the checks with the real pointers. */
 tg_status tg_check(tg_handle *handle, const tg_gemm *g);
 
+/** How the handle would run *g, in words, into buf (at most len bytes, always terminated when
+ *  len > 0; TG_EXPLAIN_BYTES holds any explanation): the request as validated, the device, the
+ *  kernel the planner picks and why (named by g->kernel, the tuning cache, or the cost model),
+ *  its tile, repacking and split-K, and each of the device's kernels with its modeled cost
+ *  against the pick or the reason it cannot serve. Launches nothing and touches no device
+ *  memory, so a virtual handle (tg_create_virtual) explains without a GPU. Returns what tg_check
+ *  would; on an invalid request buf says why. `tilegemm explain` prints it. */
+#define TG_EXPLAIN_BYTES 16384
+tg_status tg_explain(tg_handle *handle, const tg_gemm *g, char *buf, size_t len);
+
 /** Computes the request on `stream` (asynchronously: the call returns after the launch).
  *  A, B, C, D are device pointers to the element at (row 0, col 0) of batch 0. C may equal D
  *  (same leading dimension, batch stride and type); other overlaps with D are rejected. */

@@ -22,8 +22,6 @@
 
 /* Oldest architecture the library's kernels are built for. */
 #define TG_MIN_SM 80
-/* Where tg_check pretends the operands live: any 16-byte-aligned non-NULL address. */
-#define TG_CHECK_FAKE_ADDRESS ((uintptr_t)4096)
 /* Name reported when the product vanishes (k == 0 or alpha == 0) and only the epilogue runs. */
 static const char k_epilogue_only[] = "epilogue";
 

@@ -1,8 +1,9 @@
 /*
- * test_plan.c — the canonical form (D^T = B^T·A^T for a column-major D), alignment classes and
- * kernel choice, with no GPU: the planner is pure C.
+ * test_plan.c — the canonical form (D^T = B^T·A^T for a column-major D), alignment classes,
+ * kernel choice and its explanation (tg_explain), with no GPU: the planner is pure C.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check.h"
@@ -130,7 +131,44 @@ static void test_planner(void) {
   CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "ref"));
 }
 
+/* tg_explain names the kernel tg_check picks, says why, lists the rows, and fails as tg_check
+ * does; a short buffer is cut, terminated. */
+static void test_explain(void) {
+  tg_handle *h = NULL;
+  CHECK(tg_create_virtual(&h, 90, 132) == TG_OK);
+  if (!h) return;
+  static char text[TG_EXPLAIN_BYTES];
+  tg_gemm g;
+  tg_gemm_init(&g, 4096, 4096, 4096, TG_BF16, TG_BF16);
+  g.b_order = TG_COL_MAJOR;
+  CHECK(tg_check(h, &g) == TG_OK);
+  char picked[64];
+  snprintf(picked, sizeof picked, "kernel: %s (the cost model", tg_last_kernel(h));
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK);
+  CHECK_MSG(strstr(text, picked) != NULL, "no '%s' in:\n%s", picked, text);
+  CHECK(strstr(text, "<- picked") != NULL && strstr(text, "sm80_128x128x64 ") != NULL);
+  CHECK(strstr(text, "simt_01_naive                cannot serve") != NULL);
+  g.kernel = "sm80_64x64x64";
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK && strstr(text, "kernel: sm80_64x64x64 (named by the request)"));
+  g.kernel = "no_such_kernel";
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_ERR_INVALID_VALUE && strstr(text, "no_such_kernel"));
+  g.kernel = NULL;
+  g.c_order = TG_COL_MAJOR;
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK && strstr(text, "transposed"));
+  g.m = -1;
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_ERR_INVALID_VALUE && strstr(text, "'m'"));
+  g.m = 4096;
+  char tiny[16];
+  memset(tiny, 'x', sizeof tiny);
+  CHECK(tg_explain(h, &g, tiny, sizeof tiny) == TG_OK && tiny[sizeof tiny - 1] == '\0');
+  CHECK(tg_explain(h, &g, NULL, 0) == TG_OK);
+  CHECK(tg_explain(h, &g, NULL, 8) == TG_ERR_INVALID_VALUE);
+  CHECK(tg_explain(NULL, &g, text, sizeof text) == TG_ERR_INVALID_VALUE);
+  tg_destroy(h);
+}
+
 int main(void) {
+  test_explain();
   test_row_major_d_is_kept();
   test_column_major_d_is_transposed();
   test_vanishing_product();

@@ -12,6 +12,8 @@ static const char k_usage[] =
     "  info     the CUDA device: name, SMs, clocks, memory, driver and runtime versions\n"
     "  list     every registered kernel: family, architectures, tile, ladder rung\n"
     "  bench    run one GEMM, verify it against the fp64 GPU oracle, time it (and cuBLAS)\n"
+    "  explain  which kernel the planner picks for a request and why, with every kernel's\n"
+    "           modeled cost (no GPU needed with --virtual SM,SMS)\n"
     "  ladder   run every rung of the kernel ladder (docs/ladder.md) against cuBLAS\n"
     "  tune     time every kernel on each shape, verify the fastest, store it in the tuning\n"
     "           cache the planner reads first (docs/tuning.md); before/after table\n"
@@ -34,6 +36,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "ladder") == 0) return tg_cmd_ladder(argc, argv);
   if (strcmp(cmd, "tune") == 0) return tg_cmd_tune(argc, argv);
   if (strcmp(cmd, "sweep") == 0) return tg_cmd_sweep(argc, argv);
+  if (strcmp(cmd, "explain") == 0) return tg_cmd_explain(argc, argv);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("tilegemm %s\n", tg_version());
     return TG_EXIT_OK;
