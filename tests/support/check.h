@@ -13,9 +13,6 @@
 
 extern int tg_test_failures;
 extern int tg_test_checks;
-/* The largest error/bound ratio of the passing checks of this process (-1: none ran); GPU
- * cases record it, tg_test_finish prints it (TESTING.md: report the worst ratio). */
-extern double tg_test_worst_ratio;
 
 #define CHECK(cond)                                                              \
   do {                                                                           \
@@ -37,12 +34,12 @@ extern double tg_test_worst_ratio;
     }                                                                            \
   } while (0)
 
-/* Prints the summary line; returns the process exit code. */
+/* Prints the summary line, with the worst error/bound of the GPU cases that passed (TESTING.md:
+ * report the worst ratio) when any ran; returns the process exit code. */
 int tg_test_finish(const char *name);
 
-/* The seed every random choice of this process is drawn from: TILEGEMM_TEST_SEED if set, else
- * fresh from the clock, so that each run meets new inputs (TESTING.md). Printed once, on first
- * use, with the line that repeats the run. */
+/* The seed every random choice of this process is drawn from (gpu_case.h's tg_case_seed_base:
+ * TILEGEMM_TEST_SEED if set, else fresh from the clock; printed once). */
 unsigned long long tg_test_seed_base(void);
 
 /* Exits with TG_TEST_SKIP_CODE (after saying why) when no CUDA device is usable. */

@@ -12,6 +12,8 @@ static const char k_usage[] =
     "  info     the CUDA device: name, SMs, clocks, memory, driver and runtime versions\n"
     "  list     every registered kernel: family, architectures, tile, ladder rung\n"
     "  bench    run one GEMM, verify it against the fp64 GPU oracle, time it (and cuBLAS)\n"
+    "  verify   one request through the GPU tests' whole check (TESTING.md): guard bands,\n"
+    "           poisoned D, NaN C where beta = 0, the oracle's bound, a second identical run\n"
     "  explain  which kernel the planner picks for a request and why, with every kernel's\n"
     "           modeled cost (no GPU needed with --virtual SM,SMS)\n"
     "  ladder   run every rung of the kernel ladder (docs/ladder.md) against cuBLAS\n"
@@ -37,6 +39,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "tune") == 0) return tg_cmd_tune(argc, argv);
   if (strcmp(cmd, "sweep") == 0) return tg_cmd_sweep(argc, argv);
   if (strcmp(cmd, "explain") == 0) return tg_cmd_explain(argc, argv);
+  if (strcmp(cmd, "verify") == 0) return tg_cmd_verify(argc, argv);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("tilegemm %s\n", tg_version());
     return TG_EXIT_OK;

@@ -1,6 +1,6 @@
 /*
  * gpu_case.h — one GPU test case, done the way TESTING.md says: fresh random inputs (the
- * case's seed mixed with the process's tg_test_seed_base), rogue values in every padding, guard
+ * case's seed mixed with the process's tg_case_seed_base), rogue values in every padding, guard
  * bands around every buffer, D poisoned with NaN, C full of NaN when beta == 0, and afterwards:
  * A, B, C, bias and every byte outside D's elements unchanged, every element of D within the
  * bound of the fp64 oracle, and optionally a second run into freshly poisoned D that must match
@@ -38,5 +38,17 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g, const tg_case_option
 
 /* One line describing a request, for failure messages. */
 void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o);
+
+/* The seed every case of this process mixes into its own: TILEGEMM_TEST_SEED if set, else fresh
+ * from the clock, so that each run meets new inputs (TESTING.md). Printed once, on first use,
+ * with the line that repeats the run. */
+unsigned long long tg_case_seed_base(void);
+
+/* The largest error/bound ratio of the cases of this process that passed (-1: none yet). */
+double tg_case_worst_ratio(void);
+
+/* The kernel that served the last case's tg_matmul ("" before any); tg_last_kernel would name
+ * the GPU oracle's run instead once the case compared against it. */
+const char *tg_case_last_kernel(void);
 
 #endif /* TG_GPU_CASE_H */

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "check.h"
 #include "cpu_ref.h"
 #include "device_tools.h"
 #include "host_dtype.h"
@@ -36,6 +36,33 @@ typedef struct image {
 
 static int is_int(tg_dtype t) { return t == TG_S8 || t == TG_S32; }
 
+static double g_worst_ratio = -1.0;
+
+double tg_case_worst_ratio(void) { return g_worst_ratio; }
+
+static const char *g_last_kernel = "";
+
+const char *tg_case_last_kernel(void) { return g_last_kernel; }
+
+unsigned long long tg_case_seed_base(void) {
+  static int chosen = 0;
+  static unsigned long long base = 0;
+  if (!chosen) {
+    const char *env = getenv("TILEGEMM_TEST_SEED");
+    if (env && *env) {
+      base = strtoull(env, NULL, 0);
+    } else {
+      struct timespec now;
+      timespec_get(&now, TIME_UTC);
+      base = ((unsigned long long)now.tv_sec * 1000003ull) ^ (unsigned long long)now.tv_nsec;
+    }
+    chosen = 1;
+    printf("random inputs from seed base %llu (TILEGEMM_TEST_SEED=%llu repeats them)\n", base, base);
+    fflush(stdout);
+  }
+  return base;
+}
+
 void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o) {
   static const char *ep[] = {"none", "bias", "relu", "gelu", "bias-relu", "bias-gelu"};
   snprintf(buf, n,
@@ -50,7 +77,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            (long long)g->batch_stride_b, (long long)g->batch_stride_c,
            (long long)g->batch_stride_d, (int)g->compute, g->alpha, g->beta,
            (unsigned)g->epilogue <= 5 ? ep[g->epilogue] : "?", tg_dtype_name(g->bias_type),
-           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, tg_test_seed_base(), o->exact,
+           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, tg_case_seed_base(), o->exact,
            (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
            (long long)o->offset[3], (long long)o->offset[4], o->c_is_d);
 }
@@ -162,7 +189,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       tg_operand_span(g.m, g.n, g.c_order, ldc, g.batch_stride_c, g.batch),
       tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch),
       has_bias ? g.n : 0};
-  const uint64_t seed = (o->seed + (uint64_t)tg_test_seed_base() * 0x9E3779B97F4A7C15ull) * 7919u;
+  const uint64_t seed = (o->seed + (uint64_t)tg_case_seed_base() * 0x9E3779B97F4A7C15ull) * 7919u;
   const int c_unwritten = g.beta == 0.0 && !o->c_is_d && getenv("TILEGEMM_TEST_UNWRITTEN_C") != NULL &&
                           strcmp(getenv("TILEGEMM_TEST_UNWRITTEN_C"), "1") == 0;
   const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
@@ -231,6 +258,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       goto done;
     }
     tg_status s = tg_matmul(h, &g, aptr, bptr, cptr, dptr, 0);
+    g_last_kernel = tg_last_kernel(h);
     if (s != TG_OK) {
       if (o->allow_refusal && (s == TG_ERR_NOT_SUPPORTED || s == TG_ERR_MISALIGNED)) {
         out = TG_CASE_REFUSED;
@@ -243,7 +271,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaGetLastError();
     if (e != cudaSuccess) {
-      out = fail(msg, n, &g, o, "CUDA error after tg_matmul (%s): %s", tg_last_kernel(h), cudaGetErrorString(e));
+      out = fail(msg, n, &g, o, "CUDA error after tg_matmul (%s): %s", g_last_kernel, cudaGetErrorString(e));
       goto done;
     }
     if (download(&im[OP_D]) != 0) {
@@ -260,7 +288,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     if (at >= 0) {
       out = fail(msg, n, &g, o, "%s: two runs differ at byte %lld from element 0 (kernel %s)",
                  int_d_poisoned ? "an element of D not written, or not deterministic" : "not deterministic",
-                 (long long)at - (long long)im[OP_D].data_at, tg_last_kernel(h));
+                 (long long)at - (long long)im[OP_D].data_at, g_last_kernel);
       goto done;
     }
   }
@@ -274,7 +302,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     int64_t at = first_difference(im[i].host, im[i].back, im[i].bytes);
     if (at >= 0) {
       out = fail(msg, n, &g, o, "operand %c changed at byte %lld (kernel %s)", "ABCDb"[i], (long long)at,
-                 tg_last_kernel(h));
+                 g_last_kernel);
       goto done;
     }
   }
@@ -295,7 +323,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       long long rel = (long long)at - (long long)im[OP_D].data_at;
       out = fail(msg, n, &g, o, "D written outside its elements at byte %lld from element 0%s (kernel %s)",
                  rel, (at < GUARD_BYTES || (size_t)at >= im[OP_D].bytes - GUARD_BYTES) ? " (guard band)" : " (padding)",
-                 tg_last_kernel(h));
+                 g_last_kernel);
       goto done;
     }
   }
@@ -338,10 +366,10 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
                  "expected %.9g (mag %.3g), worst error/bound %.3g (kernel %s)",
                  (long long)v.failures, (long long)v.checked, (long long)v.nans, (long long)b,
                  (long long)(r / g.n), (long long)(r % g.n), got, ref[idx], mag[idx], v.worst_ratio,
-                 tg_last_kernel(h));
+                 g_last_kernel);
       goto done;
     }
-    if (v.worst_ratio > tg_test_worst_ratio) tg_test_worst_ratio = v.worst_ratio;
+    if (v.worst_ratio > g_worst_ratio) g_worst_ratio = v.worst_ratio;
   }
   out = TG_CASE_PASS;
 done:

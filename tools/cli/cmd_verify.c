@@ -1,0 +1,101 @@
+/* cmd_verify.c — `tilegemm verify`: one request through the whole check of TESTING.md
+ * (gpu_case.h, the GPU tests' own): fresh random inputs, guard bands around every buffer and
+ * rogue values in any padding, D poisoned, C full of NaN when beta == 0, then every element of D
+ * within its bound of the fp64 oracle, the inputs, guards and padding untouched, and a second
+ * run into freshly poisoned D bit for bit the same. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "gpu_case.h"
+#include "options.h"
+#include "tilegemm.h"
+
+/* Above this many multiply-adds the fp64 oracle runs on the GPU (tg_reference), not the CPU. */
+#define VERIFY_CPU_ORACLE_MAX_MACS (1LL << 27)
+
+static const char k_help[] =
+    "usage: tilegemm verify [problem options] [--pad-ld N] [--once]\n"
+    "\n"
+    "Runs one request through the whole check the GPU tests apply (TESTING.md): fresh random\n"
+    "inputs, guard bands around every buffer, D poisoned with NaN (integer D: two poisons),\n"
+    "C full of NaN where beta = 0; then every element of D within its error bound of the fp64\n"
+    "oracle, A, B, C, the bias, the guards and any padding unchanged, and a second run into\n"
+    "freshly poisoned D identical bit for bit.\n"
+    "\n"
+    "  problem options       those of `tilegemm bench` (--mnkl, --ab-dtype, --c-dtype, --a-major,\n"
+    "                        --lda, --alpha, --beta, --epilogue, --kernel, --seed, --exact, ...)\n"
+    "  --pad-ld N            leading dimensions not given are packed + N, the padding full of\n"
+    "                        rogue values (default 0: packed, the request bench runs)\n"
+    "  --once                skip the second run (determinism)\n"
+    "\n"
+    "The inputs come from the case seed (--seed) mixed with a per-run base, printed first;\n"
+    "TILEGEMM_TEST_SEED=BASE repeats a run.\n"
+    "exit codes: 0 passed, 1 usage error or the request refused, 2 no CUDA device, 3 failed\n";
+
+int tg_cmd_verify(int argc, char **argv) {
+  char **rest = (char **)calloc((size_t)argc + 1, sizeof *rest);
+  if (!rest) return TG_EXIT_ERROR;
+  int n = 0, pad = 0, once = 0;
+  for (int i = 0; i < argc; ++i) {
+    if (i >= 2 && strcmp(argv[i], "--once") == 0) {
+      once = 1;
+      continue;
+    }
+    if (i >= 2 && strcmp(argv[i], "--pad-ld") == 0) {
+      char tail = 0;
+      if (i + 1 >= argc || sscanf(argv[i + 1], "%d%c", &pad, &tail) != 1 || pad < 0 || pad > 1024) {
+        fprintf(stderr, "tilegemm verify: option --pad-ld: expected an integer in 0..1024\n");
+        free(rest);
+        return TG_EXIT_ERROR;
+      }
+      ++i;
+      continue;
+    }
+    rest[n++] = argv[i];
+  }
+  tg_bench_options o;
+  char err[TG_CLI_ERROR_BYTES];
+  int help = 0;
+  const int parsed = tg_parse_bench(n, rest, 2, &o, &help, err, sizeof err);
+  free(rest);
+  if (parsed != 0) {
+    fprintf(stderr, "tilegemm verify: %s\n", err);
+    return TG_EXIT_ERROR;
+  }
+  if (help) {
+    fputs(k_help, stdout);
+    return TG_EXIT_OK;
+  }
+  tg_handle *h = NULL;
+  const int rc = tg_cli_open_handle("verify", &h);
+  if (rc) return rc;
+  tg_case_options co;
+  memset(&co, 0, sizeof co);
+  co.seed = o.seed;
+  co.exact = o.exact;
+  co.pad_ld = pad;
+  co.determinism = !once;
+  const double macs = (double)o.g.m * (double)o.g.n * (double)o.g.k * (double)(o.g.batch ? o.g.batch : 1);
+  co.gpu_oracle = macs > (double)VERIFY_CPU_ORACLE_MAX_MACS;
+  (void)tg_case_seed_base(); /* printed before the verdict */
+  static char msg[4096];
+  const tg_case_outcome r = tg_run_case(h, &o.g, &co, msg, sizeof msg);
+  char desc[1024];
+  tg_describe_case(desc, sizeof desc, &o.g, &co);
+  int code = TG_EXIT_OK;
+  if (r == TG_CASE_PASS) {
+    printf("PASS (kernel %s, %s oracle): worst error/bound %.3g; guards, padding and inputs untouched%s\n    %s\n",
+           tg_case_last_kernel(), co.gpu_oracle ? "GPU" : "CPU", tg_case_worst_ratio(),
+           co.determinism ? "; two runs identical" : "", desc);
+  } else if (r == TG_CASE_REFUSED) {
+    printf("REFUSED: %s\n", msg);
+    code = TG_EXIT_ERROR;
+  } else {
+    printf("FAIL: %s\n", msg);
+    code = TG_EXIT_CHECK_FAILED;
+  }
+  tg_destroy(h);
+  return code;
+}
