@@ -227,6 +227,7 @@ int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, 
   res->ms = median_ms(t_ours, o->iterations);
   res->tflops = res->ms > 0 ? tg_request_flops(g) / (res->ms * 1e-3) / 1e12 : 0.0;
   res->gbps = res->ms > 0 ? tg_request_bytes(g) / (res->ms * 1e-3) / 1e9 : 0.0;
+  res->floor = tg_request_floor(g, dev);
   if (cb) {
     res->cublas_ran = 1;
     res->cublas_ms = median_ms(t_cublas, o->iterations);

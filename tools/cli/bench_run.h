@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "device_peak.h"
 #include "options.h"
 #include "tilegemm.h"
 
@@ -27,6 +28,7 @@ typedef struct tg_bench_result {
   double cublas_ms, cublas_tflops;
   tg_check_outcome cublas_check;
   int sets;                 /* input sets rotated */
+  tg_floor floor;           /* PERFORMANCE.md's floor of the request on this device */
 } tg_bench_result;
 
 /* Runs the benchmark of *o on the handle's device. Returns 0, or -1 with a message in err

@@ -62,6 +62,10 @@ void tg_report_table(FILE *f, const tg_report_context *c, const tg_bench_options
             (long long)r->check.checked);
   fprintf(f, "tilegemm  %10.4f ms  %8.2f TFLOP/s  %8.1f GB/s  kernel %s\n", r->ms, r->tflops,
           r->gbps, r->kernel);
+  if (r->floor.known)
+    fprintf(f, "floor     %10.4f ms  %s-bound at rated clocks (%.0f TFLOP/s dense, %.0f GB/s): tilegemm at %.2fx it\n",
+            r->floor.ms, r->floor.memory_bound ? "memory" : "compute", r->floor.peak_tflops, r->floor.peak_gbps,
+            r->floor.ms > 0 ? r->ms / r->floor.ms : 0.0);
   if (o->vs_cublas) {
     if (r->cublas_ran) {
       fprintf(f, "cuBLASLt  %10.4f ms  %8.2f TFLOP/s\n", r->cublas_ms, r->cublas_tflops);
@@ -80,7 +84,7 @@ void tg_report_table(FILE *f, const tg_report_context *c, const tg_bench_options
 void tg_report_csv_header(FILE *f) {
   fputs("label,date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,a_type,b_type,c_type,"
         "d_type,acc,a_major,b_major,c_major,alpha,beta,epilogue,kernel,ms,tflops,gbps,check,"
-        "worst_ratio,cublas_ms,cublas_tflops,ratio_vs_cublas\n",
+        "worst_ratio,cublas_ms,cublas_tflops,ratio_vs_cublas,floor_ms,floor_bound\n",
         f);
 }
 
@@ -97,8 +101,9 @@ void tg_report_csv_row(FILE *f, const tg_report_context *c, const tg_bench_optio
   fprintf(f, "%.5f,%.3f,%.1f,%s,%.4g,", r->ms, r->tflops, r->gbps, chk,
           r->check.done ? r->check.worst_ratio : 0.0);
   if (r->cublas_ran)
-    fprintf(f, "%.5f,%.3f,%.4f\n", r->cublas_ms, r->cublas_tflops,
-            r->ms > 0 ? r->cublas_ms / r->ms : 0.0);
+    fprintf(f, "%.5f,%.3f,%.4f,", r->cublas_ms, r->cublas_tflops, r->ms > 0 ? r->cublas_ms / r->ms : 0.0);
   else
-    fputs(",,\n", f);
+    fputs(",,,", f);
+  if (r->floor.known) fprintf(f, "%.5f,%s\n", r->floor.ms, r->floor.memory_bound ? "memory" : "compute");
+  else fputs(",\n", f);
 }
