@@ -23,7 +23,7 @@
 /* Oldest architecture the library's kernels are built for. */
 #define TG_MIN_SM 80
 /* Name reported when the product vanishes (k == 0 or alpha == 0) and only the epilogue runs. */
-static const char k_epilogue_only[] = "epilogue";
+static const char k_epilogue_only[] = TG_EPILOGUE_ONLY_NAME;
 
 void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type,
                   tg_dtype cd_type) {
@@ -109,9 +109,9 @@ void tg_destroy(tg_handle *h) {
     /* tg_destroy returns nothing: a failure here (the device or its context already gone, whose
      * memory went with it) is taken off the runtime's last-error slot and the rest still runs. */
     int prev = -1, ok = cudaGetDevice(&prev) == cudaSuccess;
-    if (ok && prev != h->device) ok = cudaSetDevice(h->device) == cudaSuccess;
-    if (ok && h->workspace && cudaFree(h->workspace) != cudaSuccess) ok = 0;
-    if (ok && h->sync_flags && cudaFree(h->sync_flags) != cudaSuccess) ok = 0;
+    if (prev != h->device && cudaSetDevice(h->device) != cudaSuccess) ok = 0;
+    if (h->workspace && cudaFree(h->workspace) != cudaSuccess) ok = 0;
+    if (h->sync_flags && cudaFree(h->sync_flags) != cudaSuccess) ok = 0;
     if (prev >= 0 && prev != h->device && cudaSetDevice(prev) != cudaSuccess) ok = 0;
     if (!ok) (void)cudaGetLastError();
   }

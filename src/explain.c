@@ -88,8 +88,10 @@ tg_status tg_explain(tg_handle *h, const tg_gemm *g, char *buf, size_t len) {
   if (p.transposed)
     put(&t, "computed as the transposed problem (D column-major): D^T = B^T A^T, m=%lld n=%lld\n",
         (long long)p.m, (long long)p.n);
-  if (p.k == 0) {
-    put(&t, "k = 0: no product; the epilogue alone writes D from beta, C and the bias\n");
+  if (p.k == 0) { /* tg_problem_build sets it for alpha == 0 too */
+    put(&t, "%s: no product; the epilogue alone writes D from beta, C and the bias\n",
+        g->k == 0 ? "k = 0" : "alpha = 0");
+    h->last_kernel = TG_EPILOGUE_ONLY_NAME;
     return tg_succeed(h);
   }
   tg_plan pick;

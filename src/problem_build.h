@@ -18,6 +18,9 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
 int tg_alignment_bytes(const void *ptr, int64_t ld, int64_t batch_stride, int64_t batch,
                        size_t elem_bytes);
 
+/* What tg_last_kernel names when the product vanishes (k == 0 or alpha == 0) and the epilogue
+ * runs alone. */
+#define TG_EPILOGUE_ONLY_NAME "epilogue"
 /* Where tg_check and tg_explain pretend the operands live: any 16-byte-aligned non-NULL address. */
 #define TG_CHECK_FAKE_ADDRESS ((uintptr_t)4096)
 

@@ -158,6 +158,10 @@ static void test_explain(void) {
   g.m = -1;
   CHECK(tg_explain(h, &g, text, sizeof text) == TG_ERR_INVALID_VALUE && strstr(text, "'m'"));
   g.m = 4096;
+  g.alpha = 0.0;
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK && strstr(text, "alpha = 0: no product"));
+  CHECK(strcmp(tg_last_kernel(h), "epilogue") == 0);
+  g.alpha = 1.0;
   char tiny[16];
   memset(tiny, 'x', sizeof tiny);
   CHECK(tg_explain(h, &g, tiny, sizeof tiny) == TG_OK && tiny[sizeof tiny - 1] == '\0');

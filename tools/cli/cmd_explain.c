@@ -30,15 +30,16 @@ int tg_cmd_explain(int argc, char **argv) {
   if (!rest) return TG_EXIT_ERROR;
   int n = 0, sm = 0, sms = 0, virtual_device = 0;
   for (int i = 0; i < argc; ++i) {
-    if (i >= 2 && strcmp(argv[i], "--virtual") == 0) {
+    const char *v = NULL;
+    const int r = i >= 2 ? tg_cli_match("--virtual", 1, argc, argv, &i, &v) : 0;
+    if (r != 0) {
       char tail = 0;
-      if (i + 1 >= argc || sscanf(argv[i + 1], "%d,%d%c", &sm, &sms, &tail) != 2 || sm < 10 || sms < 1) {
+      if (r < 0 || sscanf(v, "%d,%d%c", &sm, &sms, &tail) != 2 || sm < 10 || sms < 1) {
         fprintf(stderr, "tilegemm explain: option --virtual: expected SM,SMS (e.g. 90,132)\n");
         free(rest);
         return TG_EXIT_ERROR;
       }
       virtual_device = 1;
-      ++i;
       continue;
     }
     rest[n++] = argv[i];

@@ -241,6 +241,10 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   for (int run = 0; run < runs; ++run) {
     if (run == 1 && int_d_poisoned) { /* the second poison, in the elements only */
       unsigned char *second = (unsigned char *)malloc(im[OP_D].bytes);
+      if (!second) {
+        out = fail(msg, n, &g, o, "allocation failed");
+        goto done;
+      }
       memcpy(second, im[OP_D].host, im[OP_D].bytes);
       for (int64_t b = 0; b < g.batch; ++b)
         for (int64_t i = 0; i < g.m; ++i)
