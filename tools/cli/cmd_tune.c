@@ -79,7 +79,7 @@ static void type_text(char *buf, size_t n, const tg_gemm *g) {
 static double tflops(double flops, double us) { return us > 0 ? flops / us * TFLOPS_PER_FLOP_PER_US : 0.0; }
 
 static void csv_header(FILE *f) {
-  fputs("date,device,cuda,m,n,k,batch,type,a_major,b_major,c_major,kernel,status,us,tflops,"
+  fputs("date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,type,a_major,b_major,c_major,kernel,status,us,tflops,"
         "estimate,heuristic,winner\n",
         f);
 }
@@ -88,8 +88,8 @@ static void csv_rows(FILE *f, const tg_report_context *ctx, const tg_gemm *g, co
                      const tg_tune_result *r) {
   for (int i = 0; i < r->candidate_count; ++i) {
     const tg_tune_candidate *c = &r->candidates[i];
-    fprintf(f, "%s,%s,%s,%lld,%lld,%lld,%lld,%s,%c,%c,%c,%s,%s,%.3f,%.3f,%.6g,%d,%d\n", ctx->date,
-            ctx->device, ctx->cuda, (long long)g->m, (long long)g->n, (long long)g->k,
+    fprintf(f, "%s,%s,%d,%d,%s,%lld,%lld,%lld,%lld,%s,%c,%c,%c,%s,%s,%.3f,%.3f,%.6g,%d,%d\n", ctx->date,
+            ctx->device, ctx->sm_clock_mhz, ctx->mem_clock_mhz, ctx->cuda, (long long)g->m, (long long)g->n, (long long)g->k,
             (long long)g->batch, row->type, tg_major_letter('a', g->a_order),
             tg_major_letter('b', g->b_order), tg_major_letter('c', g->c_order), c->kernel,
             c->status == TG_OK ? "ok" : tg_status_string(c->status), c->us, tflops(row->flops, c->us),
