@@ -33,8 +33,10 @@ static double unit_roundoff(tg_dtype t) {
 void tg_tune_tolerance(const tg_gemm *g, double *rel, double *abs, double *lo, double *hi) {
   const double u_in = g->compute == TG_COMPUTE_TF32 ? TG_U_TF32_INPUT : 0.0;
   const double u_acc = g->compute == TG_COMPUTE_S32 ? 0.0 : TG_U_F32;
-  const double u_epi = TG_EPILOGUE_ROUNDINGS * TG_U_F32;
-  *rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + unit_roundoff(g->d_type) + u_epi);
+  const int epilogue = g->alpha != 1.0 || g->beta != 0.0 || g->epilogue != TG_EPI_NONE;
+  const double u_epi = epilogue ? TG_EPILOGUE_ROUNDINGS * TG_U_F32 : 0.0; /* only with an epilogue */
+  const double u_out = g->d_type == TG_F32 ? 0.0 : unit_roundoff(g->d_type); /* fp32 D: none of its own */
+  *rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + u_out + u_epi);
   if (g->epilogue == TG_EPI_GELU || g->epilogue == TG_EPI_BIAS_GELU)
     *rel = *rel * TG_GELU_MAX_SLOPE + TG_GELU_EVAL_SLACK;
   *lo = -HUGE_VAL;

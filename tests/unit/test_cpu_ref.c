@@ -214,7 +214,13 @@ static void test_tolerance(void) {
   tg_gemm_init(&g, 8, 8, 1024, TG_BF16, TG_F16);
   tg_tolerance t = tg_tolerance_make(&g, 0);
   CHECK(t.u_out == 0x1p-11 && t.abs == 0x1p-24);
-  CHECK(fabs(t.rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11 + 4 * 0x1p-24)) < 1e-18);
+  CHECK(fabs(t.rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11)) < 1e-18); /* TESTING.md's bound exactly */
+  g.beta = 1.0;
+  CHECK(fabs(tg_tolerance_make(&g, 0).rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11 + 4 * 0x1p-24)) < 1e-18);
+  g.beta = 0.0;
+  g.d_type = TG_F32;
+  CHECK(fabs(tg_tolerance_make(&g, 0).rel - 4.0 * 1024 * 0x1p-24) < 1e-18); /* fp32 D: u_out 0 */
+  g.d_type = TG_F16;
   CHECK(tg_error_ratio(&t, NAN, 1.0, 1.0) == INFINITY);
   CHECK(tg_error_ratio(&t, 1.0, 1.0, 1.0) == 0.0);
   CHECK(tg_error_ratio(&t, 1.0 + 0.5 * t.rel, 1.0, 1.0) < 1.0);

@@ -3,6 +3,7 @@
  *
  *   |d - ref| <= rel * mag + abs
  *   rel = gain * 4 * (2 u_in + K u_acc + u_out + u_epi) (+ slack of the fp32 tanh for GELU)
+ * (u_out 0 for fp32 D; u_epi = 4·2^-24 only where alpha != 1, beta != 0 or an epilogue runs)
  * with mag = |alpha| sum|a||b| + |beta||c| + |bias| from the oracle. In exact mode (small
  * integer data and scalars whose products stay exact in fp32, so the kernel's fp32 sums are the
  * oracle's) d must be bit for bit the oracle's value rounded to D's type, to nearest with ties
