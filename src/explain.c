@@ -36,7 +36,7 @@ static void put(text *t, const char *fmt, ...) {
 static const char *order_name(tg_order o) { return o == TG_ROW_MAJOR ? "row-major" : "column-major"; }
 
 static const char *epilogue_name(tg_epilogue e) {
-  static const char *const names[] = {"none", "bias", "relu", "gelu", "bias+relu", "bias+gelu"};
+  static const char *const names[] = {"none", "bias", "relu", "gelu", "bias-relu", "bias-gelu"}; /* as the CLI spells them */
   return (unsigned)e < sizeof names / sizeof names[0] ? names[e] : "?";
 }
 
@@ -103,7 +103,8 @@ tg_status tg_explain(tg_handle *h, const tg_gemm *g, char *buf, size_t len) {
     return s;
   }
   h->last_kernel = pick.kernel->name;
-  if (g->kernel && strcmp(g->kernel, "auto") != 0)
+  const int named = g->kernel && strcmp(g->kernel, "auto") != 0;
+  if (named)
     put(&t, "kernel: %s (named by the request)\n", pick.kernel->name);
   else if (pick.tuned)
     put(&t, "kernel: %s (the tuning cache: tg_tune measured it fastest for this device, problem class and shape)\n",
@@ -113,8 +114,9 @@ tg_status tg_explain(tg_handle *h, const tg_gemm *g, char *buf, size_t len) {
   put(&t, "  tile %dx%dx%d, %s%s%s, split-K %d\n", pick.kernel->tile_m, pick.kernel->tile_n, pick.kernel->tile_k,
       pick.repack_a ? "A repacked, " : "", pick.repack_b ? "B repacked, " : "",
       pick.repack_a || pick.repack_b ? "into the workspace" : "no repacking", pick.splits);
-  tg_plan model; /* the cost model's own choice, with no name and no cache */
-  if (tg_plan_choose(&p, NULL, NULL, &model, why, sizeof why) != TG_OK) model = pick;
+  /* The cost model's own choice, with no name and no cache: the pick itself unless one of those chose. */
+  tg_plan model = pick;
+  if ((named || pick.tuned) && tg_plan_choose(&p, NULL, NULL, &model, why, sizeof why) != TG_OK) model = pick;
   const double model_cost = tg_plan_cost(&model, &p);
   put(&t, "modeled cost of each kernel against the cost model's choice, %s (lower is faster; kernels of other "
           "devices left out):\n", model.kernel->name);

@@ -4,7 +4,7 @@
  * misaligned pointers, in place. Every failure prints a one-line repro command.
  *
  *   test_gpu_fuzz [--seed S] [--cases N] [--case I] [--kernel NAME]
- * Without --seed the requests are drawn from the run's seed base (check.h): new ones each run.
+ * Without --seed the requests are drawn from the run's seed base (gpu_case.h): new ones each run.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
     }
   }
   tg_test_require_gpu("test_gpu_fuzz");
-  if (!seed_given) seed = tg_test_seed_base();
+  if (!seed_given) seed = tg_case_seed_base();
   tg_handle *h;
   if (tg_create(&h) != TG_OK) {
     fprintf(stderr, "tg_create: %s\n", tg_last_error(NULL));
@@ -109,7 +109,7 @@ int main(int argc, char **argv) {
     CHECK(r != TG_CASE_FAIL);
     if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES)
       fprintf(stderr, "FAIL %s\n    repro: TILEGEMM_TEST_SEED=%llu %s --seed %llu --case %ld%s%s\n", msg,
-              tg_test_seed_base(), argv[0], (unsigned long long)seed, i, kernel ? " --kernel " : "",
+              tg_case_seed_base(), argv[0], (unsigned long long)seed, i, kernel ? " --kernel " : "",
               kernel ? kernel : "");
   }
   printf("fuzz: seed %llu, %ld cases, %ld refused\n", (unsigned long long)seed, ran, refused);

@@ -19,8 +19,6 @@ int tg_test_finish(const char *name) {
   return tg_test_failures ? 1 : 0;
 }
 
-unsigned long long tg_test_seed_base(void) { return tg_case_seed_base(); }
-
 void tg_test_require_gpu(const char *name) {
   int count = 0;
   cudaError_t e = cudaGetDeviceCount(&count);

@@ -38,10 +38,6 @@ extern int tg_test_checks;
  * report the worst ratio) when any ran; returns the process exit code. */
 int tg_test_finish(const char *name);
 
-/* The seed every random choice of this process is drawn from (gpu_case.h's tg_case_seed_base:
- * TILEGEMM_TEST_SEED if set, else fresh from the clock; printed once). */
-unsigned long long tg_test_seed_base(void);
-
 /* Exits with TG_TEST_SKIP_CODE (after saying why) when no CUDA device is usable. */
 void tg_test_require_gpu(const char *name);
 

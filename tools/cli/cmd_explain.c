@@ -2,7 +2,6 @@
  * (tg_explain), on the current GPU or, with --virtual, on a device described by its
  * architecture and SM count (no GPU needed). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -25,37 +24,23 @@ static const char k_help[] =
     "exit codes: 0 ok, 1 usage error or a request no kernel serves, 2 no CUDA device\n";
 
 int tg_cmd_explain(int argc, char **argv) {
-  /* --virtual is explain's own; the rest goes to bench's parser. */
-  char **rest = (char **)calloc((size_t)argc + 1, sizeof *rest);
-  if (!rest) return TG_EXIT_ERROR;
-  int n = 0, sm = 0, sms = 0, virtual_device = 0;
-  for (int i = 0; i < argc; ++i) {
-    const char *v = NULL;
-    const int r = i >= 2 ? tg_cli_match("--virtual", 1, argc, argv, &i, &v) : 0;
-    if (r != 0) {
-      char tail = 0;
-      if (r < 0 || sscanf(v, "%d,%d%c", &sm, &sms, &tail) != 2 || sm < 10 || sms < 1) {
-        fprintf(stderr, "tilegemm explain: option --virtual: expected SM,SMS (e.g. 90,132)\n");
-        free(rest);
-        return TG_EXIT_ERROR;
-      }
-      virtual_device = 1;
-      continue;
-    }
-    rest[n++] = argv[i];
-  }
+  tg_cli_own_option own[] = {{"--virtual", 1, 0, NULL}};
   tg_bench_options o;
   char err[TG_CLI_ERROR_BYTES];
-  int help = 0;
-  const int parsed = tg_parse_bench(n, rest, 2, &o, &help, err, sizeof err);
-  free(rest);
-  if (parsed != 0) {
+  int help = 0, sm = 0, sms = 0;
+  char tail = 0;
+  if (tg_parse_bench_plus(argc, argv, own, 1, &o, &help, err, sizeof err) != 0) {
     fprintf(stderr, "tilegemm explain: %s\n", err);
     return TG_EXIT_ERROR;
   }
   if (help) {
     fputs(k_help, stdout);
     return TG_EXIT_OK;
+  }
+  const int virtual_device = own[0].seen;
+  if (virtual_device && (sscanf(own[0].value, "%d,%d%c", &sm, &sms, &tail) != 2 || sm < 10 || sms < 1)) {
+    fprintf(stderr, "tilegemm explain: option --virtual: expected SM,SMS (e.g. 90,132)\n");
+    return TG_EXIT_ERROR;
   }
   tg_handle *h = NULL;
   if (virtual_device) {

@@ -4,7 +4,6 @@
  * within its bound of the fp64 oracle, the inputs, guards and padding untouched, and a second
  * run into freshly poisoned D bit for bit the same. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
@@ -39,45 +38,23 @@ static const char k_help[] =
 static int is_integer_d(const tg_gemm *g) { return g->d_type == TG_S8 || g->d_type == TG_S32; }
 
 int tg_cmd_verify(int argc, char **argv) {
-  char **rest = (char **)calloc((size_t)argc + 1, sizeof *rest);
-  if (!rest) return TG_EXIT_ERROR;
-  int n = 0, pad = 0, once = 0;
-  for (int i = 0; i < argc; ++i) {
-    const char *v = NULL;
-    int r = i >= 2 ? tg_cli_match("--once", 0, argc, argv, &i, &v) : 0;
-    if (r != 0) {
-      if (r < 0) {
-        fprintf(stderr, "tilegemm verify: option --once: takes no value\n");
-        free(rest);
-        return TG_EXIT_ERROR;
-      }
-      once = 1;
-      continue;
-    }
-    r = i >= 2 ? tg_cli_match("--pad-ld", 1, argc, argv, &i, &v) : 0;
-    if (r != 0) {
-      char tail = 0;
-      if (r < 0 || sscanf(v, "%d%c", &pad, &tail) != 1 || pad < 0 || pad > 1024) {
-        fprintf(stderr, "tilegemm verify: option --pad-ld: expected an integer in 0..1024\n");
-        free(rest);
-        return TG_EXIT_ERROR;
-      }
-      continue;
-    }
-    rest[n++] = argv[i];
-  }
+  tg_cli_own_option own[] = {{"--once", 0, 0, NULL}, {"--pad-ld", 1, 0, NULL}};
   tg_bench_options o;
   char err[TG_CLI_ERROR_BYTES];
-  int help = 0;
-  const int parsed = tg_parse_bench(n, rest, 2, &o, &help, err, sizeof err);
-  free(rest);
-  if (parsed != 0) {
+  int help = 0, pad = 0;
+  char tail = 0;
+  if (tg_parse_bench_plus(argc, argv, own, 2, &o, &help, err, sizeof err) != 0) {
     fprintf(stderr, "tilegemm verify: %s\n", err);
     return TG_EXIT_ERROR;
   }
   if (help) {
     fputs(k_help, stdout);
     return TG_EXIT_OK;
+  }
+  const int once = own[0].seen;
+  if (own[1].seen && (sscanf(own[1].value, "%d%c", &pad, &tail) != 1 || pad < 0 || pad > 1024)) {
+    fprintf(stderr, "tilegemm verify: option --pad-ld: expected an integer in 0..1024\n");
+    return TG_EXIT_ERROR;
   }
   tg_handle *h = NULL;
   const int rc = tg_cli_open_handle("verify", &h);

@@ -266,3 +266,25 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
   if (!have_bias_type) o->g.bias_type = (d_type == TG_S32 || d_type == TG_S8) ? TG_F32 : d_type;
   return 0;
 }
+
+int tg_parse_bench_plus(int argc, char **argv, tg_cli_own_option *own, int own_count, tg_bench_options *o,
+                        int *wants_help, char *err, size_t err_len) {
+  char **rest = (char **)calloc((size_t)argc + 1, sizeof *rest);
+  if (!rest) return fail(err, err_len, "out of host memory");
+  int n = 0;
+  for (int i = 0; i < argc; ++i) {
+    int r = 0, k = 0;
+    for (; i >= 2 && k < own_count && r == 0; ++k)
+      r = tg_cli_match(own[k].name, own[k].takes_value, argc, argv, &i, &own[k].value);
+    if (r < 0) {
+      free(rest);
+      return fail(err, err_len, "option %s: %s", own[k - 1].name,
+                  own[k - 1].takes_value ? "missing value" : "takes no value");
+    }
+    if (r > 0) own[k - 1].seen = 1;
+    else rest[n++] = argv[i];
+  }
+  const int parsed = tg_parse_bench(n, rest, 2, o, wants_help, err, err_len);
+  free(rest);
+  return parsed;
+}

@@ -31,6 +31,21 @@ typedef struct tg_bench_options {
 int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *wants_help,
                    char *err, size_t err_len);
 
+/* An option a command takes beside bench's problem options (`explain --virtual`, `verify
+ * --once`): after tg_parse_bench_plus, `seen` says whether it was given and `value` holds its
+ * value (the caller checks it). */
+typedef struct tg_cli_own_option {
+  const char *name;
+  int takes_value;
+  int seen;
+  const char *value;
+} tg_cli_own_option;
+
+/* tg_parse_bench of argv[2..argc) with the command's own options taken out first, as
+ * "--name value" or "--name=value". Returns 0, or -1 with a one-line message in err. */
+int tg_parse_bench_plus(int argc, char **argv, tg_cli_own_option *own, int own_count, tg_bench_options *o,
+                        int *wants_help, char *err, size_t err_len);
+
 /* Matches argv[*i] against option `name` as "--name" or "--name=value". For options with a
  * value, *val is set (from the '=' part or the next argument, advancing *i). Returns 1 on a
  * match, 0 if argv[*i] is another option, -1 if the value is missing or given to a flag. */

@@ -111,6 +111,15 @@ static void fill_logical(image *im, tg_dtype t, int64_t rows, int64_t cols, tg_o
       }
 }
 
+/* Sets every byte of each logical element of a D-shaped image to `byte`; padding keeps its own. */
+static void poison_elements(unsigned char *data, const tg_gemm *g, int64_t ld, int64_t stride, size_t es,
+                            unsigned char byte) {
+  for (int64_t b = 0; b < g->batch; ++b)
+    for (int64_t i = 0; i < g->m; ++i)
+      for (int64_t j = 0; j < g->n; ++j)
+        memset(data + tg_element_offset(b, i, j, g->c_order, ld, stride) * (int64_t)es, byte, es);
+}
+
 static int alloc_image(image *im, int64_t span_elems, size_t es, int64_t offset_elems,
                        unsigned char fill) {
   im->used = 1;
@@ -190,8 +199,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch),
       has_bias ? g.n : 0};
   const uint64_t seed = (o->seed + (uint64_t)tg_case_seed_base() * 0x9E3779B97F4A7C15ull) * 7919u;
-  const int c_unwritten = g.beta == 0.0 && !o->c_is_d && getenv("TILEGEMM_TEST_UNWRITTEN_C") != NULL &&
-                          strcmp(getenv("TILEGEMM_TEST_UNWRITTEN_C"), "1") == 0;
+  const char *unwritten_c_env = getenv("TILEGEMM_TEST_UNWRITTEN_C");
+  const int c_unwritten = g.beta == 0.0 && !o->c_is_d && unwritten_c_env && strcmp(unwritten_c_env, "1") == 0;
   const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_b = is_int(g.b_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_c = is_int(g.c_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
@@ -214,12 +223,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   } else {
     fill_logical(&im[OP_C], g.c_type, g.m, g.n, g.c_order, ldc, sc, g.batch, seed + 3, o->exact, g.beta == 0.0);
     /* Poison every element of D; padding keeps D_PADDING_BYTE. */
-    for (int64_t b = 0; b < g.batch; ++b)
-      for (int64_t i = 0; i < g.m; ++i)
-        for (int64_t j = 0; j < g.n; ++j)
-          memset(im[OP_D].host + im[OP_D].data_at +
-                     tg_element_offset(b, i, j, g.c_order, ldd, sd) * (int64_t)es[OP_D],
-                 POISON_BYTE, es[OP_D]);
+    poison_elements(im[OP_D].host + im[OP_D].data_at, &g, ldd, sd, es[OP_D], POISON_BYTE);
   }
   for (int i = 0; i < OP_COUNT; ++i)
     if (im[i].used && !(i == OP_C && c_unwritten) && upload(&im[i]) != 0) {
@@ -246,11 +250,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
         goto done;
       }
       memcpy(second, im[OP_D].host, im[OP_D].bytes);
-      for (int64_t b = 0; b < g.batch; ++b)
-        for (int64_t i = 0; i < g.m; ++i)
-          for (int64_t j = 0; j < g.n; ++j)
-            memset(second + im[OP_D].data_at + tg_element_offset(b, i, j, g.c_order, ldd, sd) * (int64_t)es[OP_D],
-                   POISON_INT_SECOND, es[OP_D]);
+      poison_elements(second + im[OP_D].data_at, &g, ldd, sd, es[OP_D], POISON_INT_SECOND);
       const int ok = cudaMemcpy(im[OP_D].dev, second, im[OP_D].bytes, cudaMemcpyHostToDevice) == cudaSuccess;
       free(second);
       if (!ok) {

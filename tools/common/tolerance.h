@@ -40,14 +40,19 @@ typedef struct tg_tolerance {
 /* The bound for a request (host). exact selects exact mode. */
 tg_tolerance tg_tolerance_make(const tg_gemm *g, int exact);
 
+/* The spacing of a float format (mant_bits stored mantissa bits, smallest normal exponent emin)
+ * at finite nonzero v: 2^(exponent of v's leading bit, at least emin, − mant_bits). */
+static inline TG_HD double tg_format_spacing(double v, int mant_bits, int emin) {
+  int e;
+  (void)frexp(fabs(v), &e);
+  return ldexp(1.0, (e - 1 < emin ? emin : e - 1) - mant_bits);
+}
+
 /* v rounded to a float format of mant_bits stored mantissa bits and exponents emin..emax, to
  * nearest with ties to even; past the largest finite value by half its spacing or more, ±inf. */
 static inline TG_HD double tg_round_to_format(double v, int mant_bits, int emin, int emax) {
   if (v == 0.0 || v != v || v - v != 0.0) return v; /* zero, NaN, ±inf */
-  int e;
-  (void)frexp(fabs(v), &e);
-  const int lead = (e - 1 < emin ? emin : e - 1);          /* exponent of v's leading bit */
-  const double spacing = ldexp(1.0, lead - mant_bits);
+  const double spacing = tg_format_spacing(v, mant_bits, emin);
   const double r = rint(v / spacing) * spacing;            /* exact scaling; rint ties to even */
   const double max_finite = ldexp(2.0 - ldexp(1.0, -mant_bits), emax);
   if (fabs(r) > max_finite) return v < 0.0 ? -INFINITY : INFINITY;
@@ -65,10 +70,8 @@ static inline TG_HD double tg_error_ratio(const tg_tolerance *t, double d, doubl
   if (t->exact) {
     const double r = tg_round_to_format(ref, t->mant_bits, t->emin, t->emax);
     if (d == r) return 0.0;
-    int e;
-    (void)frexp(r == 0.0 || r - r != 0.0 ? 1.0 : fabs(r), &e);
-    const double spacing = ldexp(1.0, (e - 1 < t->emin ? t->emin : e - 1) - t->mant_bits);
-    return d - d != 0.0 || r - r != 0.0 ? INFINITY : 1.0 + fabs(d - r) / spacing;
+    if (d - d != 0.0 || r - r != 0.0) return INFINITY; /* an infinity on one side only */
+    return 1.0 + fabs(d - r) / tg_format_spacing(r == 0.0 ? 1.0 : r, t->mant_bits, t->emin);
   }
   double err = fabs(d - ref);
   if (err == 0.0) return 0.0;
