@@ -28,7 +28,8 @@
  *     order: deterministic).
  *   - The epilogue runs on the accumulators in registers and leaves through shared memory by
  *     TMA stores (boxes of a warp's 16 rows; of a warpgroup's 64 in the plain epilogue of 128×256
- *     and 256×128 tiles, kWarpgroupStores), for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
+ *     and 256×128 tiles, kWarpgroupStores, the second half of a tile staged in its last stage,
+ *     kBorrowStage), for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
  *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
  *     applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D has its bias loaded
  *     under the mainloop's last wgmma). Each config is compiled four times (Sm90EpilogueSet):
@@ -80,6 +81,7 @@
 #define TG_SM90_TURN_BARRIER 1       /* pingpong: named barriers 1 and 2 pass the mainloop turn */
 #define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: named barriers 3 and 4, one per consumer */
 #define TG_SM90_STORE_BARRIER 5      /* cooperative: named barriers 5 and 6, a consumer's staged D */
+#define TG_SM90_BORROW_BARRIER 7     /* cooperative: both consumers are done reading the borrowed stage */
 
 /* TMA strides stay below 2^40 bytes. */
 #define TG_SM90_MAX_TMA_STRIDE_BYTES (1LL << 40)
@@ -290,6 +292,18 @@ struct Sm90Gemm {
   static constexpr int kWarpsPerGroup = TG_SM90_WARPGROUP / 32;
   static constexpr int kStoreRows = kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
   static constexpr int kBufferStride = kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
+  /* Stores by warpgroup stage a tile's second group of chunks in its last stage, borrowed. With
+   * only their own 16 KB, a warpgroup's second group waited for the copy engine to read the
+   * first out (ncu, 8192×8192×1024 f16: a quarter of the consumers' per-tile samples) while both
+   * consumers held the tensor cores idle. The last k-tile's stage is free once both consumers'
+   * last wgmma are done, and the producer would refill it with the next tile's fourth k-tile,
+   * needed three k-tiles later. So every warp but warp 0 releases it at the epilogue as before,
+   * and warp 0's lane 0, which stores the warpgroup's boxes, releases it once the next unit's
+   * first wgmma are issued and the copy engine has read the stores out of it. H100, three calls
+   * against the tree before: 8192×8192×1024 +0.3–0.5% bf16, 0 to +0.3% f16; 2048³ +0.4–0.8%;
+   * 4096³ ±0.15%. Most of what the epilogue saves, the next tile's first k-tiles wait for. */
+  static constexpr bool kBorrowStage = kWarpgroupStores;
+  static constexpr int kWarpgroupStagingBytes = kWarpsPerGroup * kWarpStagingBytes;
   /* A tile width that is not a whole number of 128-byte chunks in every D type (144 = 2 × 64 +
    * 16 columns of 16-bit D, 4 × 32 + 16 of f32; 208 = 3 × 64 + 16, 6 × 32 + 16) ends in a tail
    * chunk of 16 columns. It leaves through a buffer of its own per warp, unswizzled (rows of 32
@@ -367,6 +381,8 @@ struct Sm90Gemm {
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
+  static_assert(!kBorrowStage || TG_SM90_CONSUMERS * kWarpgroupStagingBytes <= kStageBytes,
+                "a borrowed stage holds both consumers' second group of staged chunks");
   static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
   static_assert(kProducerRegs * TG_SM90_WARPGROUP + kConsumerRegs * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <=
                     kLaunchRegs * kThreads,
@@ -678,6 +694,7 @@ struct Sm90Gemm {
       const bool c_ahead = EPILOGUES == TG_SM90_EPILOGUES_REST && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       const bool tile_bias = tile_bias_wanted(p);
       bool stashed = false; /* the unit's tile waits in next_tile */
+      bool owed = false;    /* kBorrowStage: the last unit's stage still owes warp 0's release */
       for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
         if (kStashNextTile && stashed) warp_read_next_tile(next_tile, &bat, &tm, &tn);
@@ -728,7 +745,12 @@ struct Sm90Gemm {
           /* The previous k-tile's wgmma are done: hand its stage back to every producer that
            * writes into it (all CTAs of the cluster, through multicast). */
           warpgroup_wait<1>();
-          if (kt > u.kt_begin && lane == 0) release(empty + 8 * ((it - 1) % STAGES));
+          if (lane == 0 && (kt > u.kt_begin || (kBorrowStage && owed && warp == 0))) {
+            /* The first k-tile: the previous unit's stage, once its stores have been read out of it. */
+            if (kBorrowStage && kt == u.kt_begin) thread_bulk_wait_group_read<0>();
+            release(empty + 8 * ((it - 1) % STAGES));
+          }
+          owed = false;
         }
         /* Pass the turn to the partner, if it has a next tile. */
         if constexpr (kPingpong)
@@ -740,7 +762,14 @@ struct Sm90Gemm {
         if constexpr (kStashNextTile)
           stashed = warp_stash_next_tile(work, m_items, n_items, narrow, rank, next_tile, lane);
         warpgroup_wait<0>();
-        if (lane == 0) release(empty + 8 * ((it - 1) % STAGES));
+        /* The unit ends in the epilogue, and its k-tiles outnumber the stages (shorter units
+         * ran 0.5–0.8% slower when the stage waited for the stores: 8192×8192×64, 2000×6000×130). */
+        const bool borrow = kBorrowStage && u.kt_begin == 0 && k_tiles >= STAGES;
+        if (lane == 0 && !(borrow && warp == 0)) release(empty + 8 * ((it - 1) % STAGES));
+        owed = borrow;
+        unsigned char *borrowed = borrow ? smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes +
+                                               cw * kWarpgroupStagingBytes + warp * kStagingBufferBytes
+                                         : nullptr; /* this warp's part of the stage, if borrowed */
         if constexpr (kPingpong) {
           it += (TG_SM90_CONSUMERS - 1) * k_tiles;
         } else if constexpr (kStreamK) {
@@ -750,8 +779,8 @@ struct Sm90Gemm {
           }
           if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, u.item, items, k_tiles, first, step, rank, cw);
         }
-        epilogue(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, tail, chunks, c_bar, c_loads,
-                 c_loaded);
+        epilogue(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, chunks, c_bar,
+                 c_loads, c_loaded);
       }
       /* The copy engine has finished the last stores before the CTA's shared memory goes. */
       if (lane == 0) thread_bulk_wait_group<0>();
@@ -847,13 +876,13 @@ struct Sm90Gemm {
   __device__ static void epilogue(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
                                   const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
                                   int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
-                                  unsigned char *tail, uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads,
-                                  bool c_loaded) {
+                                  unsigned char *borrowed, unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
+                                  uint32_t &c_loads, bool c_loaded) {
     if (tm * BM >= p.m || tn * BN >= p.n) return; /* the padding CTA of a cluster at an edge */
     const int cls = sm90_epilogue_class(p);
 #define TG_SM90_EPILOGUE_TMA(dt, cls_) \
-  epilogue_tma<dt, cls_>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, tail, chunks, c_bar, \
-                         c_loads, c_loaded)
+  epilogue_tma<dt, cls_>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, \
+                         chunks, c_bar, c_loads, c_loaded)
 /* The D types other than the inputs' (CAST's), and all three (REST's). */
 #define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
   if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_);                               \
@@ -1159,8 +1188,8 @@ struct Sm90Gemm {
   __device__ static void epilogue_tma(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
                                       const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
                                       int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
-                                      unsigned char *tail, uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads,
-                                      bool c_loaded) {
+                                      unsigned char *borrowed, unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
+                                      uint32_t &c_loads, bool c_loaded) {
     constexpr bool FULL = EPI == TG_SM90_EPI_FULL;
     constexpr int ES = DT == TG_F32 ? 4 : 2;               /* bytes per element of D */
     constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
@@ -1172,6 +1201,8 @@ struct Sm90Gemm {
                   "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
     constexpr int kGroup = group_chunks(ES);
     static_assert(!kWarpgroupStores || kGroup == kStagingBuffers, "a warpgroup fills and stores both its buffers at once");
+    static_assert(!kBorrowStage || kRowBlocks * kChunks == 2 * kGroup,
+                  "a tile's chunks make two groups: the first in the staging buffers, the second in the borrowed stage");
     if (p.alpha_f != 1.0f) {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
@@ -1183,7 +1214,7 @@ struct Sm90Gemm {
     const int bat_c = p.batch_stride_c ? (int)bat : 0;      /* a shared C is one batch */
     const int g = lane / 4, t = lane % 4;
     const int cw = wg_rows0 / kWgRows; /* the consumer warpgroup (cooperative) */
-    const uint32_t staging_smem = thread_smem_address(staging);
+    const uint32_t own_smem = thread_smem_address(staging);
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       const int row0 = (int)(tm * BM) + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
@@ -1199,15 +1230,24 @@ struct Sm90Gemm {
       for (int c = 0; c < kChunks; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
         const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
+        /* The second group goes to the borrowed stage, if any. */
+        const bool to_borrowed = kBorrowStage && (rb * kChunks + c) / kGroup == 1 && borrowed != nullptr;
+        unsigned char *const staging_here = to_borrowed ? borrowed : staging;
+        const uint32_t staging_smem = to_borrowed ? thread_smem_address(borrowed) : own_smem;
         /* The chunk's bias pairs, before the wait below, to overlap it. */
         float bias[kBlocksPerChunk][2];
         thread_chunk_bias<DT, EPI>(p, bias_words, c * kBlocksPerChunk, col0 + 2 * t, bias);
         if (c % kGroup == 0) {
           /* The stores that last read the group's buffers are done with them (by warpgroup: the
-           * storing thread waits, the others at the barrier). */
+           * storing thread waits, the others at the barrier). The borrowed stage is free once
+           * the other consumer's last wgmma, which read it too, are done. */
           if constexpr (kWarpgroupStores) {
-            if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
-            block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+            if (to_borrowed) {
+              block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
+            } else {
+              if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
+              block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+            }
           } else if (lane == 0) {
             thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
           }
@@ -1220,7 +1260,7 @@ struct Sm90Gemm {
           __syncwarp();
         }
         warp_stage_chunk<DT, EPI, kBlocksPerChunk, false>(p, acc[rb], c * kBlocksPerChunk, read_c, bias_m, row_bias,
-                                                          bias, staging + buffer, staging_smem + buffer, lane);
+                                                          bias, staging_here + buffer, staging_smem + buffer, lane);
         if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
         /* The group's first chunk, c - (kGroup - 1), sits in buffer 0 (just `buffer` when kGroup is 1). */
         store_d_boxes<kWarpgroupStores>(out.d, staging_smem + buffer - (kGroup - 1) * kBufferStride, kGroup,
