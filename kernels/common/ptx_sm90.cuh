@@ -59,8 +59,10 @@ __device__ __forceinline__ void thread_mbarrier_wait(uint32_t bar, uint32_t pari
 }
 
 /* Arrives once on the barrier at shared offset `bar` of CTA `cta` of this cluster. The default
- * (CTA-scope) release suffices for "this stage has been read": the reads were wgmma's, already
- * complete; a cluster-scope release would fence every k-tile for nothing. */
+ * (CTA-scope) release suffices for "this stage has been read": the reads were wgmma's, or (a
+ * stage borrowed for staging D) the copy engine's, already complete (wgmma.wait_group,
+ * cp.async.bulk.wait_group.read), so no access of this CTA is left for the barrier to order;
+ * a cluster-scope release would fence every k-tile for nothing. */
 __device__ __forceinline__ void thread_mbarrier_arrive_cluster(uint32_t bar, uint32_t cta) {
   asm volatile(
       "{\n"

@@ -762,8 +762,10 @@ struct Sm90Gemm {
         if constexpr (kStashNextTile)
           stashed = warp_stash_next_tile(work, m_items, n_items, narrow, rank, next_tile, lane);
         warpgroup_wait<0>();
-        /* The unit ends in the epilogue, and its k-tiles outnumber the stages (shorter units
-         * ran 0.5–0.8% slower when the stage waited for the stores: 8192×8192×64, 2000×6000×130). */
+        /* The unit ends in the epilogue, and the problem has at least as many k-tiles as stages
+         * (with fewer, 8192×8192×64 and 2000×6000×130 ran 0.5–0.8% slower when the stage waited
+         * for the stores). The choice must stay the same for both consumer warpgroups of the
+         * CTA: both meet at TG_SM90_BORROW_BARRIER exactly when the stage is borrowed. */
         const bool borrow = kBorrowStage && u.kt_begin == 0 && k_tiles >= STAGES;
         if (lane == 0 && !(borrow && warp == 0)) release(empty + 8 * ((it - 1) % STAGES));
         owed = borrow;
