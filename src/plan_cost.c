@@ -23,7 +23,8 @@
  *   overlaps it (the epilogue, refilling the pipeline); it makes short-K problems prefer rows
  *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone. Reading C and
  *   GELU add their own overheads (c_overhead_k, gelu_overhead_k), so heavy epilogues at short K
- *   also go to the rows that overlap them.
+ *   also go to the rows that overlap them; C of another type than A's may cost a row more
+ *   (c_other_overhead_k: sm90's 128×256 tiles read C of the inputs' type into a borrowed stage).
  * - Repacking reads and writes the operand once at memory speed.
  * - Memory floor (a roofline): a plan cannot run faster than streaming A, B and D (and C) once
  *   from DRAM, so the compute estimate above is combined with that time as
@@ -96,6 +97,10 @@ double tg_plan_family_speed(const char *family, int sm) {
 
 static double ceil_div(double a, double b) { return (double)(int64_t)((a + b - 1) / b); }
 
+int tg_plan_c_overhead_k(const tg_kernel *k, const tg_problem *p) {
+  return p->c_type != p->a_type && k->c_other_overhead_k ? k->c_other_overhead_k : k->c_overhead_k;
+}
+
 double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const tg_kernel *k = plan->kernel;
   const double tm = k->tile_m ? k->tile_m : TG_DEFAULT_TILE, tn = k->tile_n ? k->tile_n : TG_DEFAULT_TILE;
@@ -113,7 +118,7 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   /* The row's shortfall scaled by the share of the machine the plan fills (header). */
   const double fill = ctas < slots ? ctas / slots : 1.0;
   const double efficiency = 1.0 - (1.0 - row_efficiency) * fill;
-  const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? k->c_overhead_k : 0) +
+  const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? tg_plan_c_overhead_k(k, p) : 0) +
                         (p->act == TG_ACT_GELU ? k->gelu_overhead_k : 0);
   const double compute = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
   /* A single-kernel plan's scratch (sm90 stream-K partial sums, one tile per CTA) is written

@@ -28,13 +28,15 @@
  *     order: deterministic).
  *   - The epilogue runs on the accumulators in registers and leaves through shared memory by
  *     TMA stores (boxes of a warp's 16 rows; of a warpgroup's 64 in the plain epilogue of 128×256
- *     and 256×128 tiles, kWarpgroupStores, the second half of a tile staged in its last stage,
- *     kBorrowStage), for f32/f16/bf16 D that TMA can address; C of D's type comes in by TMA the
- *     same way (its first part during the mainloop's last k-tiles), and bias, ReLU and GELU are
- *     applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D has its bias loaded
- *     under the mainloop's last wgmma). Each config is compiled four times (Sm90EpilogueSet):
- *     the plain epilogue into D of the inputs' type, bias+ReLU into the same, both into the
- *     other D types, and the rest, so no kernel carries another's code. A config of wide
+ *     and 256×128 tiles, kWarpgroupStores), for f32/f16/bf16 D that TMA can address; C of D's
+ *     type comes in by TMA the same way (its first part during the mainloop's last k-tiles), and
+ *     bias, ReLU and GELU are applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D
+ *     has its bias loaded under the mainloop's last wgmma). 128×256 and 256×128 tiles stage the
+ *     second half of a plain tile, or of a tile with C of the inputs' type (whose C then comes in
+ *     at once), in the tile's last stage, borrowed from the producer (kBorrowStage). Each config
+ *     is compiled four times (Sm90EpilogueSet): the plain epilogue into D of the inputs' type,
+ *     bias+ReLU into the same, both into the other D types, and the rest, so no kernel carries
+ *     another's code; 128×256 and 256×128 a fifth, C into D of the inputs' type. A config of wide
  *     accumulators (sm90_wide_acc) is compiled once, with the plain epilogue alone.
  *     The rest (integer or mixed types, misaligned D or C) takes the shared out-of-line epilogue.
  *     A tile width of 64q + 16 (144: a full wave of 1536³ in 132 tiles; 208: two waves of 2560³
@@ -138,16 +140,28 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
  * 0.960 → 0.970×, bias+ReLU there 0.988 → 0.993× (f16 1.020 → 1.027×); 4096³ +0.1–0.2%. Alone
  * (no BIAS set yet: bias+ReLU in CAST), the plain-only LEAN gained 0.7–0.8% at 8192×8192×1024, and
  * ptxas kept the stage's B descriptor in a uniform register instead of re-deriving the shared
- * window from SR_CgaCtaId after each full-barrier wait. */
+ * window from SR_CgaCtaId after each full-barrier wait. Tiles that borrow a stage for their
+ * epilogue (sm90_borrows_stage) have a fifth set, RESID: FULL with C, D of the inputs' type. It
+ * stages its second half of a tile in the borrowed stage, with C requested there at once;
+ * compiled into REST instead, that code cost REST's other requests 0.5–1.6% (4096³ GELU). */
 enum Sm90EpilogueSet {
-  TG_SM90_EPILOGUES_LEAN = 0, /* PLAIN, D of the inputs' type */
-  TG_SM90_EPILOGUES_CAST = 1, /* PLAIN and BIAS_RELU, D of another type */
-  TG_SM90_EPILOGUES_REST = 2, /* FULL and GENERAL */
-  TG_SM90_EPILOGUES_BIAS = 3, /* BIAS_RELU, D of the inputs' type */
+  TG_SM90_EPILOGUES_LEAN = 0,  /* PLAIN, D of the inputs' type */
+  TG_SM90_EPILOGUES_CAST = 1,  /* PLAIN and BIAS_RELU, D of another type */
+  TG_SM90_EPILOGUES_REST = 2,  /* FULL and GENERAL */
+  TG_SM90_EPILOGUES_BIAS = 3,  /* BIAS_RELU, D of the inputs' type */
+  TG_SM90_EPILOGUES_RESID = 4, /* FULL with C, D of the inputs' type (sm90_borrows_stage tiles) */
 };
 
-/* d_is_input_type: D has A's and B's element type (f16 or bf16). */
-__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class, bool d_is_input_type) {
+/* Whether a tile configuration stages half its 16-bit D in a borrowed stage (Sm90Gemm::kBorrowStage):
+ * cooperative tiles of 128×256 or 256×128, whose rows end in whole 128-byte chunks. */
+__host__ __device__ constexpr bool sm90_borrows_stage(int bm, int bn, int schedule_pingpong) {
+  return !schedule_pingpong && bm * bn == 128 * 256 && bn % 64 == 0;
+}
+
+/* d_is_input_type: D has A's and B's element type (f16 or bf16); resid: the kernel has the
+ * RESID set (sm90_borrows_stage) and p reads C. */
+__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class, bool d_is_input_type, bool resid) {
+  if (epilogue_class == TG_SM90_EPI_FULL && d_is_input_type && resid) return TG_SM90_EPILOGUES_RESID;
   if (epilogue_class != TG_SM90_EPI_PLAIN && epilogue_class != TG_SM90_EPI_BIAS_RELU) return TG_SM90_EPILOGUES_REST;
   if (!d_is_input_type) return TG_SM90_EPILOGUES_CAST;
   return epilogue_class == TG_SM90_EPI_PLAIN ? TG_SM90_EPILOGUES_LEAN : TG_SM90_EPILOGUES_BIAS;
@@ -292,17 +306,21 @@ struct Sm90Gemm {
   static constexpr int kWarpsPerGroup = TG_SM90_WARPGROUP / 32;
   static constexpr int kStoreRows = kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
   static constexpr int kBufferStride = kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
-  /* Stores by warpgroup stage a tile's second group of chunks in its last stage, borrowed. With
-   * only their own 16 KB, a warpgroup's second group waited for the copy engine to read the
-   * first out (ncu, 8192×8192×1024 f16: a quarter of the consumers' per-tile samples) while both
-   * consumers held the tensor cores idle. The last k-tile's stage is free once both consumers'
-   * last wgmma are done, and the producer would refill it with the next tile's fourth k-tile,
-   * needed three k-tiles later. So every warp but warp 0 releases it at the epilogue as before,
-   * and warp 0's lane 0, which stores the warpgroup's boxes, releases it once the next unit's
-   * first wgmma are issued and the copy engine has read the stores out of it. H100, three calls
-   * against the tree before: 8192×8192×1024 +0.3–0.5% bf16, 0 to +0.3% f16; 2048³ +0.4–0.8%;
-   * 4096³ ±0.15%. Most of what the epilogue saves, the next tile's first k-tiles wait for. */
-  static constexpr bool kBorrowStage = kWarpgroupStores;
+  /* LEAN and RESID stage a tile's second group of chunks in its last stage, borrowed. With only
+   * their own buffers, a consumer's second group waited for the copy engine to read the first out
+   * (ncu, 8192×8192×1024 f16: a quarter of the consumers' per-tile samples) while both consumers
+   * held the tensor cores idle; with C (RESID), the second group's C was then requested and
+   * waited for. The last k-tile's stage is free once both consumers' last wgmma are done, and the
+   * producer would refill it with the next tile's fourth k-tile, needed three k-tiles later. So
+   * the warps that store from it (by warpgroup, warp 0; otherwise every warp) release it once
+   * the next unit's first wgmma are issued and the copy engine has read the stores out of it; the
+   * others release it at the epilogue, as before. RESID requests the second group's C into the
+   * stage as soon as it is free, so it lands while the first group is worked. H100, against the
+   * tree before: LEAN 8192×8192×1024 +0.3–0.5% bf16, 0 to +0.3% f16, 2048³ +0.4–0.8%, 4096³
+   * ±0.15% (most of what the epilogue saves, the next tile's first k-tiles wait for); C (beta =
+   * 1) 4096³ +3.9%, 8192×8192×1024 on 128×256 +8%, 4096×14336×4096 +1.9%. */
+  static constexpr bool kBorrowStage = sm90_borrows_stage(BM, BN, kPingpong) &&
+                                      (EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_RESID);
   static constexpr int kWarpgroupStagingBytes = kWarpsPerGroup * kWarpStagingBytes;
   /* A tile width that is not a whole number of 128-byte chunks in every D type (144 = 2 × 64 +
    * 16 columns of 16-bit D, 4 × 32 + 16 of f32; 208 = 3 × 64 + 16, 6 × 32 + 16) ends in a tail
@@ -374,14 +392,16 @@ struct Sm90Gemm {
   static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
   static_assert(SCHEDULE == TG_SM90_COOPERATIVE || SCHEDULE == TG_SM90_PINGPONG, "unknown schedule");
   static_assert(EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_CAST ||
-                    EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_BIAS,
+                    EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_BIAS ||
+                    EPILOGUES == TG_SM90_EPILOGUES_RESID,
                 "unknown epilogue set");
+  static_assert(EPILOGUES != TG_SM90_EPILOGUES_RESID || kBorrowStage, "RESID is built for tiles that borrow a stage");
   static_assert(B_KMAJOR || (BN % TG_SM90_BOX == 0 && (BN / TG_SM90_BOX) % CLUSTER_M == 0),
                 "MN-major B comes in whole 64-column boxes that split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
-  static_assert(!kBorrowStage || TG_SM90_CONSUMERS * kWarpgroupStagingBytes <= kStageBytes,
+  static_assert(!kBorrowStage || kConsumerWarpsTotal * kWarpStagingBytes <= kStageBytes,
                 "a borrowed stage holds both consumers' second group of staged chunks");
   static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
   static_assert(kProducerRegs * TG_SM90_WARPGROUP + kConsumerRegs * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <=
@@ -691,10 +711,11 @@ struct Sm90Gemm {
       uint32_t desc_a_lo = (uint32_t)desc_a, desc_b_lo = (uint32_t)desc_b;
       if constexpr (kOpaqueDescriptors) asm("" : "+r"(desc_a_lo), "+r"(desc_b_lo));
       /* FULL with C: each warp's first group of C is loaded during the mainloop's last k-tiles. */
-      const bool c_ahead = EPILOGUES == TG_SM90_EPILOGUES_REST && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
+      const bool c_ahead = (EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_RESID) &&
+                           sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       const bool tile_bias = tile_bias_wanted(p);
       bool stashed = false; /* the unit's tile waits in next_tile */
-      bool owed = false;    /* kBorrowStage: the last unit's stage still owes warp 0's release */
+      bool owed = false;    /* kBorrowStage: the last unit's stage still owes its storing threads' release */
       for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
         if (kStashNextTile && stashed) warp_read_next_tile(next_tile, &bat, &tm, &tn);
@@ -730,7 +751,7 @@ struct Sm90Gemm {
             }
           }
           warpgroup_commit();
-          if constexpr (EPILOGUES == TG_SM90_EPILOGUES_REST)
+          if constexpr (EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_RESID)
             if (kt == c_ahead_kt && lane == 0) {
               /* The first group of C, into the buffers the epilogue will compute it in (row
                * block 0, chunks 0..group-1), while they idle; the last stores read them long ago. */
@@ -745,7 +766,7 @@ struct Sm90Gemm {
           /* The previous k-tile's wgmma are done: hand its stage back to every producer that
            * writes into it (all CTAs of the cluster, through multicast). */
           warpgroup_wait<1>();
-          if (lane == 0 && (kt > u.kt_begin || (kBorrowStage && owed && warp == 0))) {
+          if (lane == 0 && (kt > u.kt_begin || (kBorrowStage && owed && (!kWarpgroupStores || warp == 0)))) {
             /* The first k-tile: the previous unit's stage, once its stores have been read out of it. */
             if (kBorrowStage && kt == u.kt_begin) thread_bulk_wait_group_read<0>();
             release(empty + 8 * ((it - 1) % STAGES));
@@ -767,11 +788,18 @@ struct Sm90Gemm {
          * for the stores). The choice must stay the same for both consumer warpgroups of the
          * CTA: both meet at TG_SM90_BORROW_BARRIER exactly when the stage is borrowed. */
         const bool borrow = kBorrowStage && u.kt_begin == 0 && k_tiles >= STAGES;
-        if (lane == 0 && !(borrow && warp == 0)) release(empty + 8 * ((it - 1) % STAGES));
+        /* The threads that store from the stage release it later: by warpgroup, warp 0's lane 0;
+         * otherwise every warp's. */
+        if (lane == 0 && !(borrow && (!kWarpgroupStores || warp == 0))) release(empty + 8 * ((it - 1) % STAGES));
         owed = borrow;
-        unsigned char *borrowed = borrow ? smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes +
-                                               cw * kWarpgroupStagingBytes + warp * kStagingBufferBytes
-                                         : nullptr; /* this warp's part of the stage, if borrowed */
+        unsigned char *borrowed = nullptr; /* this warp's part of the stage, if borrowed */
+        if (borrow) {
+          if constexpr (kWarpgroupStores)
+            borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes + cw * kWarpgroupStagingBytes +
+                       warp * kStagingBufferBytes;
+          else
+            borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes + warp_index * kWarpStagingBytes;
+        }
         if constexpr (kPingpong) {
           it += (TG_SM90_CONSUMERS - 1) * k_tiles;
         } else if constexpr (kStreamK) {
@@ -882,9 +910,11 @@ struct Sm90Gemm {
                                   uint32_t &c_loads, bool c_loaded) {
     if (tm * BM >= p.m || tn * BN >= p.n) return; /* the padding CTA of a cluster at an edge */
     const int cls = sm90_epilogue_class(p);
-#define TG_SM90_EPILOGUE_TMA(dt, cls_) \
-  epilogue_tma<dt, cls_>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, \
-                         chunks, c_bar, c_loads, c_loaded)
+/* borrow_: the borrowed-stage path compiled in (LEAN and RESID, kBorrowStage). */
+#define TG_SM90_EPILOGUE_TMA_(dt, cls_, borrow_) \
+  epilogue_tma<dt, cls_, borrow_>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, \
+                                  tail, chunks, c_bar, c_loads, c_loaded)
+#define TG_SM90_EPILOGUE_TMA(dt, cls_) TG_SM90_EPILOGUE_TMA_(dt, cls_, false)
 /* The D types other than the inputs' (CAST's), and all three (REST's). */
 #define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
   if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_);                               \
@@ -893,9 +923,11 @@ struct Sm90Gemm {
   if (p.d_type == E::kInputType) TG_SM90_EPILOGUE_TMA(E::kInputType, cls_);                 \
   else TG_SM90_EPILOGUE_OTHER_TYPES(cls_)
     if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
-      TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_PLAIN);
+      TG_SM90_EPILOGUE_TMA_(E::kInputType, TG_SM90_EPI_PLAIN, kBorrowStage);
     } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_BIAS) {
       TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_BIAS_RELU);
+    } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_RESID) {
+      TG_SM90_EPILOGUE_TMA_(E::kInputType, TG_SM90_EPI_FULL, kBorrowStage);
     } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_CAST) {
       if (cls == TG_SM90_EPI_PLAIN) TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_PLAIN);
       else TG_SM90_EPILOGUE_OTHER_TYPES(TG_SM90_EPI_BIAS_RELU);
@@ -906,6 +938,7 @@ struct Sm90Gemm {
 #undef TG_SM90_EPILOGUE_TYPES
 #undef TG_SM90_EPILOGUE_OTHER_TYPES
 #undef TG_SM90_EPILOGUE_TMA
+#undef TG_SM90_EPILOGUE_TMA_
   }
 
   /* The general epilogue (C, GELU, any types, edge tiles) through the warp's staging buffer, 32
@@ -1186,7 +1219,7 @@ struct Sm90Gemm {
    * the branch-free one below runs 641). Hence: alpha is applied in one pass only when it is
    * not 1, D's type and the epilogue class are compile-time, and 16-bit D leaves the registers
    * by stmatrix, four 8×8 blocks per instruction. */
-  template <int DT, int EPI>
+  template <int DT, int EPI, bool BORROW>
   __device__ static void epilogue_tma(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
                                       const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
                                       int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
@@ -1203,8 +1236,10 @@ struct Sm90Gemm {
                   "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
     constexpr int kGroup = group_chunks(ES);
     static_assert(!kWarpgroupStores || kGroup == kStagingBuffers, "a warpgroup fills and stores both its buffers at once");
-    static_assert(!kBorrowStage || kRowBlocks * kChunks == 2 * kGroup,
-                  "a tile's chunks make two groups: the first in the staging buffers, the second in the borrowed stage");
+    /* 16-bit D: two groups of chunks, the first in the staging buffers, the second in the
+     * borrowed stage, if any (BORROW: LEAN and RESID, whose D has the inputs' 16-bit type). */
+    constexpr bool kTwoGroups = kRowBlocks * kChunks == 2 * kGroup;
+    static_assert(!kBorrowStage || ES == 4 || kTwoGroups, "a tile's 16-bit chunks make two groups");
     if (p.alpha_f != 1.0f) {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
@@ -1217,6 +1252,23 @@ struct Sm90Gemm {
     const int g = lane / 4, t = lane % 4;
     const int cw = wg_rows0 / kWgRows; /* the consumer warpgroup (cooperative) */
     const uint32_t own_smem = thread_smem_address(staging);
+    /* With C and a borrowed stage, the second group's C is requested at once, into the stage, and
+     * comes in while the first group is worked; that group's C, loaded during the mainloop (or
+     * now), is waited for first, so that the two loads take the warp's barrier in turn. */
+    const bool borrow_c = BORROW && kTwoGroups && read_c && borrowed != nullptr;
+    if (borrow_c) {
+      constexpr int kRb1 = kGroup / kChunks, kC1 = kGroup % kChunks; /* the second group's first chunk */
+      const int row0 = (int)(tm * BM) + wg_rows0 + kWarpRows * warp;
+      if (lane == 0 && !c_loaded) {
+        thread_bulk_wait_group_read<0>();
+        thread_load_c_boxes(out.c, c_bar, own_smem, kGroup, kStagingBufferBytes, kChunkCols, (int)(tn * BN), row0, bat_c);
+      }
+      warp_wait_c(c_bar, c_loads);
+      block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
+      if (lane == 0)
+        thread_load_c_boxes(out.c, c_bar, thread_smem_address(borrowed), kGroup, kStagingBufferBytes, kChunkCols,
+                            (int)(tn * BN) + kC1 * kChunkCols, row0 + kRb1 * TG_SM90_WGMMA_M, bat_c);
+    }
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
       const int row0 = (int)(tm * BM) + wg_rows0 + rb * TG_SM90_WGMMA_M + kWarpRows * warp;
@@ -1233,7 +1285,7 @@ struct Sm90Gemm {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
         const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
         /* The second group goes to the borrowed stage, if any. */
-        const bool to_borrowed = kBorrowStage && (rb * kChunks + c) / kGroup == 1 && borrowed != nullptr;
+        const bool to_borrowed = BORROW && kTwoGroups && (rb * kChunks + c) / kGroup == 1 && borrowed != nullptr;
         unsigned char *const staging_here = to_borrowed ? borrowed : staging;
         const uint32_t staging_smem = to_borrowed ? thread_smem_address(borrowed) : own_smem;
         /* The chunk's bias pairs, before the wait below, to overlap it. */
@@ -1243,18 +1295,19 @@ struct Sm90Gemm {
           /* The stores that last read the group's buffers are done with them (by warpgroup: the
            * storing thread waits, the others at the barrier). The borrowed stage is free once
            * the other consumer's last wgmma, which read it too, are done. */
-          if constexpr (kWarpgroupStores) {
-            if (to_borrowed) {
-              block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
-            } else {
+          if (to_borrowed) {
+            if (!borrow_c) block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
+          } else if (!borrow_c) { /* (with borrow_c, the first group's buffers were seen to above) */
+            if constexpr (kWarpgroupStores) {
               if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
               block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+            } else if (lane == 0) {
+              thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
             }
-          } else if (lane == 0) {
-            thread_bulk_wait_group_read<(kGroup > 1 ? 0 : kStagingBuffers - 1)>();
           }
-          if (read_c) {
-            if (lane == 0 && !(c_loaded && rb == 0 && c == 0)) /* the first group came during the mainloop */
+          if (read_c && (to_borrowed || !borrow_c)) {
+            /* Requested now unless it came during the mainloop (the first group) or above (borrow_c). */
+            if (lane == 0 && !(c_loaded && rb == 0 && c == 0) && !borrow_c)
               thread_load_c_boxes(out.c, c_bar, staging_smem + buffer, kGroup, kStagingBufferBytes, kChunkCols, col0,
                                   row0, bat_c);
             warp_wait_c(c_bar, c_loads);

@@ -61,15 +61,28 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 #define COOPERATIVE_GELU_OVERHEAD_K 650
 #define PINGPONG_C_OVERHEAD_K 160
 #define PINGPONG_GELU_OVERHEAD_K 170
+/* Cooperative tiles of 128×256 and 256×128 read C of the inputs' type into a borrowed stage while
+ * the first half of a tile is worked (the RESID epilogue set, kernels/sm90/sm90_gemm.cuh): C costs
+ * them far less, fitted to sm90_128x256x64 bf16 at 8192×8192×1024 and 4096³ (190 and 165, H100
+ * 2026-11-26). C of another type goes through REST as before: f32 C at 8192×8192×1024 ran
+ * 0.93× cuBLAS there against 1.03× on pingpong, so it keeps COOPERATIVE_C_OVERHEAD_K. */
+#define COOPERATIVE_RESID_OVERHEAD_K COOPERATIVE_OVERHEAD_K
+#define COOPERATIVE_RESID_C_OVERHEAD_K 175
+#define COOPERATIVE_RESID_C_OTHER_OVERHEAD_K COOPERATIVE_C_OVERHEAD_K
+#define COOPERATIVE_RESID_GELU_OVERHEAD_K COOPERATIVE_GELU_OVERHEAD_K
+#define COOPERATIVE_C_OTHER_OVERHEAD_K 0 /* as its C of the inputs' type */
+#define PINGPONG_C_OTHER_OVERHEAD_K 0
 
 /* Cooperative rows split a mostly idle last wave between clusters (stream-K: readiness flags);
  * pingpong rows never do. */
 #define SM90_ROW(row_name, text, tm, tn, cm, cn, eff, orders, fn) \
   SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE, 1)
+#define SM90_RESID_ROW(row_name, text, tm, tn, cm, cn, eff, orders, fn) \
+  SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, 0, COOPERATIVE_TILES, COOPERATIVE_RESID, 1)
 #define SM90_PINGPONG_ROW(row_name, text, tm, tn, cm, cn, eff, orders, fn) \
   SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, 0, PINGPONG_TILES, PINGPONG, 0)
 /* A row that also stands as the top rung of the teaching ladder (`tilegemm ladder`); schedule
- * names its overheads (COOPERATIVE or PINGPONG). */
+ * names its overheads (COOPERATIVE, COOPERATIVE_RESID or PINGPONG). */
 #define SM90_RUNG(row_name, text, tm, tn, cm, cn, eff, orders, fn, ladder_rung, tiles_per_sm, schedule, sync) \
   {                                                                                         \
     .name = row_name, .family = "sm90", .summary = text, .rung = ladder_rung, .sm_min = 90, \
@@ -81,7 +94,8 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
     .cluster_n = cn, .repack = 1,                                                          \
     .occupancy = tiles_per_sm,                                                              \
     .efficiency = eff, .tile_overhead_k = schedule##_OVERHEAD_K,                            \
-    .c_overhead_k = schedule##_C_OVERHEAD_K, .gelu_overhead_k = schedule##_GELU_OVERHEAD_K,  \
+    .c_overhead_k = schedule##_C_OVERHEAD_K, .c_other_overhead_k = schedule##_C_OTHER_OVERHEAD_K, \
+    .gelu_overhead_k = schedule##_GELU_OVERHEAD_K,                                          \
     .sync_flags = sync,                                                                     \
     .launch = tg_sm90_launch_##fn,                                                          \
     .workspace = tg_sm90_workspace_##fn, .waves = tg_sm90_waves_##fn,                       \
@@ -93,10 +107,10 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
 
 const tg_kernel tg_rows_sm90[] = {
     SM90_RUNG("sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout",
-              128, 256, 2, 1, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES, COOPERATIVE, 1),
-    SM90_ROW("sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout",
+              128, 256, 2, 1, 100, ANY_ORDER, 128x256, SM90_LADDER_RUNG, COOPERATIVE_TILES, COOPERATIVE_RESID, 1),
+    SM90_RESID_ROW("sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout",
              128, 256, 1, 1, 90, ANY_ORDER, 128x256_c1),
-    SM90_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
+    SM90_RESID_ROW("sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout",
              256, 128, 1, 2, 99, ANY_ORDER, 256x128),
     SM90_ROW("sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major",
              128, 192, 2, 1, 97, K_MAJOR_ONLY, 128x192),
