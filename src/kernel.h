@@ -76,7 +76,7 @@ typedef struct tg_kernel {
   int tile_overhead_k;     /* the cost of a tile that the math does not hide (epilogue, refilling
                               the pipeline), as the k it equals (planner); 0 = none */
   int c_overhead_k;        /* what reading C adds to tile_overhead_k (planner); 0 = none */
-  int c_other_overhead_k;  /* ... C of a type other than A's (0: c_overhead_k) */
+  int c_other_overhead_k;  /* ... C or D of a type other than A's (0: c_overhead_k) */
   int gelu_overhead_k;     /* what GELU adds to it (planner); 0 = none */
   int sync_flags;          /* 1: when its workspace hook asks for scratch, the launch may have
                               CTAs wait on each other through problem.h's readiness flags */

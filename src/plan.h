@@ -51,7 +51,8 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p);
 /* The measured speed of a family on an architecture relative to the fastest family there
  * (1.0 when no measurement says otherwise). */
 double tg_plan_family_speed(const char *family, int sm);
-/* What reading p's C adds to row k's per-tile cost, in k units (plan_cost.c). */
+/* What reading p's C adds to row k's per-tile cost, in k units: c_other_overhead_k where C or D
+ * has another type than A's and the row declares it, else c_overhead_k (plan_cost.c). */
 int tg_plan_c_overhead_k(const tg_kernel *k, const tg_problem *p);
 
 #endif /* TG_PLAN_H */

@@ -23,7 +23,7 @@
  *   overlaps it (the epilogue, refilling the pipeline); it makes short-K problems prefer rows
  *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone. Reading C and
  *   GELU add their own overheads (c_overhead_k, gelu_overhead_k), so heavy epilogues at short K
- *   also go to the rows that overlap them; C of another type than A's may cost a row more
+ *   also go to the rows that overlap them; C or D of another type than A's may cost a row more
  *   (c_other_overhead_k: sm90's 128×256 tiles read C of the inputs' type into a borrowed stage).
  * - Repacking reads and writes the operand once at memory speed.
  * - Memory floor (a roofline): a plan cannot run faster than streaming A, B and D (and C) once
@@ -98,7 +98,8 @@ double tg_plan_family_speed(const char *family, int sm) {
 static double ceil_div(double a, double b) { return (double)(int64_t)((a + b - 1) / b); }
 
 int tg_plan_c_overhead_k(const tg_kernel *k, const tg_problem *p) {
-  return p->c_type != p->a_type && k->c_other_overhead_k ? k->c_other_overhead_k : k->c_overhead_k;
+  const int other = p->c_type != p->a_type || p->d_type != p->a_type;
+  return other && k->c_other_overhead_k ? k->c_other_overhead_k : k->c_overhead_k;
 }
 
 double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
