@@ -61,7 +61,7 @@ INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+\S")
 FUNCTION = re.compile(r"^\s*Function : (\S+)")
 ARCH = re.compile(r"arch = (sm_\w+)")
 SCHEDULES = {0: "coop", 1: "pingpong"}
-EPILOGUE_SETS = {0: "LEAN", 1: "CAST", 2: "REST", 3: "BIAS", 4: "RESID"}
+EPILOGUE_SETS = {0: "LEAN", 1: "CAST", 2: "REST", 3: "BIAS", 4: "RESID", 5: "ACT"}
 
 
 def find_cuobjdump():

@@ -193,7 +193,7 @@ template <int BM, int BN, int CM, int CN, int SCHEDULE>
 tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t why_len) {
   const tg_status s = tg_sm90_check(p, why, why_len);
   if (s != TG_OK || !sm90_wide_acc(BM, BN, SCHEDULE)) return s;
-  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type, false) != TG_SM90_EPILOGUES_LEAN) {
+  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type, false, p->read_c) != TG_SM90_EPILOGUES_LEAN) {
     snprintf(why, why_len,
              "%s holds only the plain epilogue (alpha; beta = 0, no bias or activation) into a 16-byte "
              "aligned D of the inputs' type", row);
@@ -324,8 +324,8 @@ tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
 /* The kernel compiled with p's epilogue (Sm90EpilogueSet). */
 template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
 tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
-  constexpr bool kResid = sm90_borrows_stage(BM, BN, SCHEDULE == TG_SM90_PINGPONG);
-  const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType, kResid && p->read_c);
+  constexpr bool kSplitFull = sm90_borrows_stage(BM, BN, SCHEDULE == TG_SM90_PINGPONG);
+  const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType, kSplitFull, p->read_c);
   if (set == TG_SM90_EPILOGUES_LEAN)
     return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, stream);
   if constexpr (sm90_wide_acc(BM, BN, SCHEDULE)) {
@@ -335,9 +335,12 @@ tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
       return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_BIAS>(p, stream);
     if (set == TG_SM90_EPILOGUES_CAST)
       return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_CAST>(p, stream);
-    if constexpr (kResid)
+    if constexpr (kSplitFull) { /* RESID and ACT */
       if (set == TG_SM90_EPILOGUES_RESID)
         return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_RESID>(p, stream);
+      if (set == TG_SM90_EPILOGUES_ACT)
+        return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_ACT>(p, stream);
+    }
     return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, stream);
   }
 }
