@@ -293,6 +293,10 @@ const char *tg_last_kernel(const tg_handle *handle);
 /** Lower-case name of a dtype ("f32", "bf16", "e4m3", ...), or "?" for an unknown value. */
 const char *tg_dtype_name(tg_dtype dtype);
 
+/** Name of an epilogue as the `tilegemm` command spells it ("none", "bias", "relu", "gelu",
+ *  "bias-relu", "bias-gelu"), or "?" for an unknown value. */
+const char *tg_epilogue_name(tg_epilogue epilogue);
+
 /** Bytes per element of a dtype, 0 for an unknown value. */
 size_t tg_dtype_size(tg_dtype dtype);
 

@@ -35,11 +35,6 @@ static void put(text *t, const char *fmt, ...) {
 
 static const char *order_name(tg_order o) { return o == TG_ROW_MAJOR ? "row-major" : "column-major"; }
 
-static const char *epilogue_name(tg_epilogue e) {
-  static const char *const names[] = {"none", "bias", "relu", "gelu", "bias-relu", "bias-gelu"}; /* as the CLI spells them */
-  return (unsigned)e < sizeof names / sizeof names[0] ? names[e] : "?";
-}
-
 /* One row of the table: its modeled cost against the cost model's choice, or why it cannot serve. */
 static void put_row(text *t, const tg_kernel *k, const tg_problem *p, const tg_plan *pick, const tg_plan *model,
                     double model_cost) {
@@ -76,7 +71,7 @@ tg_status tg_explain(tg_handle *h, const tg_gemm *g, char *buf, size_t len) {
   put(&t, "request: m=%lld n=%lld k=%lld batch=%lld, A %s %s, B %s %s, C %s, D %s %s, alpha %g, beta %g, epilogue %s\n",
       (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch, tg_dtype_name(g->a_type),
       order_name(g->a_order), tg_dtype_name(g->b_type), order_name(g->b_order), tg_dtype_name(g->c_type),
-      tg_dtype_name(g->d_type), order_name(g->c_order), g->alpha, g->beta, epilogue_name(g->epilogue));
+      tg_dtype_name(g->d_type), order_name(g->c_order), g->alpha, g->beta, tg_epilogue_name(g->epilogue));
   put(&t, "device: sm_%d, %d SMs%s\n", h->sm, h->sm_count, h->device < 0 ? " (virtual)" : "");
   if (g->m == 0 || g->n == 0 || g->batch == 0) {
     put(&t, "nothing to compute: D has no elements\n");

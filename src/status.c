@@ -55,6 +55,18 @@ const char *tg_dtype_name(tg_dtype t) {
   return "?";
 }
 
+const char *tg_epilogue_name(tg_epilogue e) {
+  switch (e) {
+    case TG_EPI_NONE: return "none";
+    case TG_EPI_BIAS: return "bias";
+    case TG_EPI_RELU: return "relu";
+    case TG_EPI_GELU: return "gelu";
+    case TG_EPI_BIAS_RELU: return "bias-relu";
+    case TG_EPI_BIAS_GELU: return "bias-gelu";
+  }
+  return "?";
+}
+
 size_t tg_dtype_size(tg_dtype t) {
   switch (t) {
     case TG_F32: case TG_S32: return 4;

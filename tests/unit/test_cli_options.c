@@ -109,5 +109,8 @@ int main(void) {
   CHECK(tg_parse_epilogue("bias_relu", &e) == 0 && e == TG_EPI_BIAS_RELU);
   CHECK(tg_parse_epilogue("none", &e) == 0 && e == TG_EPI_NONE);
   CHECK(strcmp(tg_epilogue_name(TG_EPI_BIAS_GELU), "bias-gelu") == 0);
+  CHECK(strcmp(tg_epilogue_name((tg_epilogue)99), "?") == 0);
+  for (int i = TG_EPI_NONE; i <= TG_EPI_BIAS_GELU; ++i) /* every name the library prints parses back */
+    CHECK(tg_parse_epilogue(tg_epilogue_name((tg_epilogue)i), &e) == 0 && e == (tg_epilogue)i);
   return tg_test_finish("test_cli_options");
 }

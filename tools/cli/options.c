@@ -58,25 +58,19 @@ int tg_parse_dtype(const char *s, tg_dtype *out) {
   return -1;
 }
 
-static const char *const k_epilogue_names[] = {"none", "bias", "relu", "gelu", "bias-relu",
-                                               "bias-gelu"};
-
 int tg_parse_epilogue(const char *s, tg_epilogue *out) {
-  for (int i = 0; i < (int)(sizeof k_epilogue_names / sizeof k_epilogue_names[0]); ++i) {
+  for (int i = TG_EPI_NONE; i <= TG_EPI_BIAS_GELU; ++i) {
+    const char *name = tg_epilogue_name((tg_epilogue)i);
     char alt[16];
-    snprintf(alt, sizeof alt, "%s", k_epilogue_names[i]);
+    snprintf(alt, sizeof alt, "%s", name);
     for (char *c = alt; *c; ++c)
       if (*c == '-') *c = '_';
-    if (strcasecmp(s, k_epilogue_names[i]) == 0 || strcasecmp(s, alt) == 0) {
+    if (strcasecmp(s, name) == 0 || strcasecmp(s, alt) == 0) {
       *out = (tg_epilogue)i;
       return 0;
     }
   }
   return -1;
-}
-
-const char *tg_epilogue_name(tg_epilogue e) {
-  return (unsigned)e <= TG_EPI_BIAS_GELU ? k_epilogue_names[e] : "?";
 }
 
 const char *tg_compute_name(tg_compute c) {

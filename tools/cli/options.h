@@ -60,8 +60,7 @@ int tg_parse_int64_list(const char *s, int64_t *vals, int min_count, int max_cou
  * examples name them: A k (row-major) or m, B k (column-major) or n, C/D n (row-major) or m. */
 int tg_parse_major(char operand, const char *s, tg_order *out);
 
-/* Names for printing. */
-const char *tg_epilogue_name(tg_epilogue e);
+/* Names for printing (epilogues: the library's tg_epilogue_name). */
 const char *tg_compute_name(tg_compute c);
 /* The --X-major letter of operand `operand` stored in `order` (the inverse of tg_parse_major). */
 char tg_major_letter(char operand, tg_order order);

@@ -64,7 +64,6 @@ unsigned long long tg_case_seed_base(void) {
 }
 
 void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o) {
-  static const char *ep[] = {"none", "bias", "relu", "gelu", "bias-relu", "bias-gelu"};
   snprintf(buf, n,
            "m=%lld n=%lld k=%lld batch=%lld A=%s/%c lda=%lld B=%s/%c ldb=%lld C=%s D=%s/%c "
            "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
@@ -76,7 +75,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            (long long)g->ldc, (long long)g->ldd, (long long)g->batch_stride_a,
            (long long)g->batch_stride_b, (long long)g->batch_stride_c,
            (long long)g->batch_stride_d, (int)g->compute, g->alpha, g->beta,
-           (unsigned)g->epilogue <= 5 ? ep[g->epilogue] : "?", tg_dtype_name(g->bias_type),
+           tg_epilogue_name(g->epilogue), tg_dtype_name(g->bias_type),
            g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, tg_case_seed_base(), o->exact,
            (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
            (long long)o->offset[3], (long long)o->offset[4], o->c_is_d);
