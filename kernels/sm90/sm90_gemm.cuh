@@ -31,9 +31,11 @@
  *     and 256×128 tiles, kWarpgroupStores), for f32/f16/bf16 D that TMA can address; C of D's
  *     type comes in by TMA the same way (its first part during the mainloop's last k-tiles), and
  *     bias, ReLU and GELU are applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D
- *     has its bias loaded under the mainloop's last wgmma). 128×256 and 256×128 tiles stage the
- *     second half of a plain tile, or of a tile with C of the inputs' type (whose C then comes in
- *     at once), in the tile's last stage, borrowed from the producer (kBorrowStage). Each config
+ *     has its bias loaded under the mainloop's last wgmma). 128×256 and 256×128 tiles round the
+ *     second half of a plain tile into registers and stage and store it under the next tile's
+ *     first k-tile (kHoldSecondGroup); the second half of a tile with C of the inputs' type
+ *     is staged in the tile's last stage, borrowed from the producer, where its C comes in at
+ *     once (kBorrowStage). Each config
  *     is compiled four times (Sm90EpilogueSet): the plain epilogue into D of the inputs' type,
  *     bias+ReLU into the same, both into the other D types, and the rest, so no kernel carries
  *     another's code; 128×256 and 256×128 two more, C into D of the inputs' type and the other
@@ -157,8 +159,10 @@ enum Sm90EpilogueSet {
   TG_SM90_EPILOGUES_ACT = 5,   /* FULL without C (GELU, bias+GELU), D of the inputs' type (the same tiles) */
 };
 
-/* Whether a tile configuration stages half its 16-bit D in a borrowed stage (Sm90Gemm::kBorrowStage):
- * cooperative tiles of 128×256 or 256×128, whose rows end in whole 128-byte chunks. */
+/* Whether a tile configuration finishes half its 16-bit D apart from the first half: held in
+ * registers (the plain epilogue, Sm90Gemm::kHoldSecondGroup) or in a borrowed stage (C of the inputs'
+ * type, Sm90Gemm::kBorrowStage): cooperative tiles of 128×256 or 256×128, whose rows end in whole
+ * 128-byte chunks. */
 __host__ __device__ constexpr bool sm90_borrows_stage(int bm, int bn, int schedule_pingpong) {
   return !schedule_pingpong && bm * bn == 128 * 256 && bn % 64 == 0;
 }
@@ -313,22 +317,35 @@ struct Sm90Gemm {
   static constexpr int kWarpsPerGroup = TG_SM90_WARPGROUP / 32;
   static constexpr int kStoreRows = kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
   static constexpr int kBufferStride = kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
-  /* LEAN and RESID stage a tile's second group of chunks in its last stage, borrowed. With only
-   * their own buffers, a consumer's second group waited for the copy engine to read the first out
-   * (ncu, 8192×8192×1024 f16: a quarter of the consumers' per-tile samples) while both consumers
-   * held the tensor cores idle; with C (RESID), the second group's C was then requested and
-   * waited for. The last k-tile's stage is free once both consumers' last wgmma are done, and the
-   * producer would refill it with the next tile's fourth k-tile, needed three k-tiles later. So
-   * the warps that store from it (by warpgroup, warp 0; otherwise every warp) release it once
-   * the next unit's first wgmma are issued and the copy engine has read the stores out of it; the
-   * others release it at the epilogue, as before. RESID requests the second group's C into the
-   * stage as soon as it is free, so it lands while the first group is worked. H100, against the
-   * tree before: LEAN 8192×8192×1024 +0.3–0.5% bf16, 0 to +0.3% f16, 2048³ +0.4–0.8%, 4096³
-   * ±0.15% (most of what the epilogue saves, the next tile's first k-tiles wait for); C (beta =
-   * 1) 4096³ +3.9%, 8192×8192×1024 on 128×256 +8%, 4096×14336×4096 +1.9%. */
-  static constexpr bool kBorrowStage = sm90_borrows_stage(BM, BN, kPingpong) &&
-                                      (EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_RESID);
-  static constexpr int kWarpgroupStagingBytes = kWarpsPerGroup * kWarpStagingBytes;
+  /* RESID stages a tile's second group of chunks in its last stage, borrowed. With only its own
+   * buffers, a consumer's second group waited for the copy engine to read the first out while
+   * both consumers held the tensor cores idle, and then for its C. The last k-tile's stage is free
+   * once both consumers' last wgmma are done, and the producer would refill it with the next
+   * tile's fourth k-tile, needed three k-tiles later. So the second group's C is requested into it
+   * as soon as it is free, and lands while the first group is worked; each warp releases the stage
+   * once the next unit's first wgmma are issued and the copy engine has read its stores out of
+   * it. H100, against the tree before: C (beta = 1) 4096³ +3.9%, 8192×8192×1024 on 128×256 +8%,
+   * 4096×14336×4096 +1.9%. (LEAN borrowed it too, for +0.3–0.5% at 8192×8192×1024; holding the
+   * group in registers, below, gains more.) */
+  static constexpr bool kBorrowStage = sm90_borrows_stage(BM, BN, kPingpong) && EPILOGUES == TG_SM90_EPILOGUES_RESID;
+  /* LEAN of the same tiles holds a tile's second group of chunks in registers: rounded to D's type
+   * at the epilogue (16 words a chunk and thread, 32 for the group), it is staged and stored
+   * while the next unit's first k-tile runs on the tensor cores (warpgroup_store_held, inside the
+   * mainloop's own control flow: from the epilogue, every form of such a head start made ptxas
+   * serialize the kernel's wgmma). The tensor cores idle through half the staging and stores they
+   * idled through before, and the tile's last stage goes back to the producer at once. Same call
+   * against the borrowed stage, H200, two repeats: 8192×8192×1024 +2.8% f16 and +2.9% bf16,
+   * 8192×8192×2048 +1.75%, 256×128 at 8192×4096×1024 +1.6%, 4096³ +0.4%, 8192³ +0.3%, 2048³ (one
+   * tile per CTA) −0.2%. Holding both groups (64 words) spilled and gained nothing (−0.3 to −10%). */
+  static constexpr bool kHoldSecondGroup =
+      sm90_borrows_stage(BM, BN, kPingpong) && EPILOGUES == TG_SM90_EPILOGUES_LEAN;
+  static constexpr int kHeldWordsPerChunk = TG_SM90_ROW_BYTES / 2 / 8 * 2; /* 64 columns: 8 blocks of 2 words */
+  static constexpr int kHeldWords = kHoldSecondGroup ? kStagingBuffers * kHeldWordsPerChunk : 1;
+  struct Held {
+    uint32_t w[kHeldWords]; /* the group's chunks as warp_stage_chunk_16bit hands them to stmatrix */
+    int row0, col0, bat;    /* where its boxes go: this warp's first row, the first column */
+    bool pending;
+  };
   /* A tile width that is not a whole number of 128-byte chunks in every D type (144 = 2 × 64 +
    * 16 columns of 16-bit D, 4 × 32 + 16 of f32; 208 = 3 × 64 + 16, 6 × 32 + 16) ends in a tail
    * chunk of 16 columns. It leaves through a buffer of its own per warp, unswizzled (rows of 32
@@ -408,6 +425,8 @@ struct Sm90Gemm {
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
+  static_assert(!kBorrowStage || !kWarpgroupStores, "a borrowed stage is staged in by warp");
+  static_assert(!kHoldSecondGroup || kWarpgroupStores, "a held group is stored by warpgroup");
   static_assert(!kBorrowStage || kConsumerWarpsTotal * kWarpStagingBytes <= kStageBytes,
                 "a borrowed stage holds both consumers' second group of staged chunks");
   static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
@@ -721,6 +740,8 @@ struct Sm90Gemm {
       const bool c_ahead = (EPILOGUES == TG_SM90_EPILOGUES_REST || EPILOGUES == TG_SM90_EPILOGUES_RESID) &&
                            sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       const bool tile_bias = tile_bias_wanted(p);
+      Held held;
+      held.pending = false;
       bool stashed = false; /* the unit's tile waits in next_tile */
       bool owed = false;    /* kBorrowStage: the last unit's stage still owes its storing threads' release */
       for (Unit u; work.next(u);) {
@@ -770,6 +791,10 @@ struct Sm90Gemm {
                                   (int)(tn * BN), (int)(tm * BM) + wg_rows0 + kWarpRows * warp,
                                   p.batch_stride_c ? (int)bat : 0);
             }
+          /* The previous unit's held group, staged and stored while this k-tile's wgmma run (its
+           * first: every unit has one). */
+          if constexpr (kHoldSecondGroup)
+            if (held.pending) warpgroup_store_held(out, held, staging, cw, warp, lane);
           /* The previous k-tile's wgmma are done: hand its stage back to every producer that
            * writes into it (all CTAs of the cluster, through multicast). */
           warpgroup_wait<1>();
@@ -795,18 +820,12 @@ struct Sm90Gemm {
          * for the stores). The choice must stay the same for both consumer warpgroups of the
          * CTA: both meet at TG_SM90_BORROW_BARRIER exactly when the stage is borrowed. */
         const bool borrow = kBorrowStage && u.kt_begin == 0 && k_tiles >= STAGES;
-        /* The threads that store from the stage release it later: by warpgroup, warp 0's lane 0;
-         * otherwise every warp's. */
+        /* The threads that store from a borrowed stage release it later (every warp's lane 0: a
+         * borrowing kernel stores by warp). */
         if (lane == 0 && !(borrow && (!kWarpgroupStores || warp == 0))) release(empty + 8 * ((it - 1) % STAGES));
         owed = borrow;
         unsigned char *borrowed = nullptr; /* this warp's part of the stage, if borrowed */
-        if (borrow) {
-          if constexpr (kWarpgroupStores)
-            borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes + cw * kWarpgroupStagingBytes +
-                       warp * kStagingBufferBytes;
-          else
-            borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes + warp_index * kWarpStagingBytes;
-        }
+        if (borrow) borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes + warp_index * kWarpStagingBytes;
         if constexpr (kPingpong) {
           it += (TG_SM90_CONSUMERS - 1) * k_tiles;
         } else if constexpr (kStreamK) {
@@ -817,8 +836,10 @@ struct Sm90Gemm {
           if (u.kt_end < k_tiles) warpgroup_stream_k_collect(p, sk, acc, u.item, items, k_tiles, first, step, rank, cw);
         }
         epilogue(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, chunks, c_bar,
-                 c_loads, c_loaded);
+                 c_loads, c_loaded, held);
       }
+      if constexpr (kHoldSecondGroup) /* the last unit's */
+        if (held.pending) warpgroup_store_held(out, held, staging, cw, warp, lane);
       /* The copy engine has finished the last stores before the CTA's shared memory goes. */
       if (lane == 0) thread_bulk_wait_group<0>();
     }
@@ -914,13 +935,13 @@ struct Sm90Gemm {
                                   const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
                                   int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
                                   unsigned char *borrowed, unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
-                                  uint32_t &c_loads, bool c_loaded) {
+                                  uint32_t &c_loads, bool c_loaded, Held &held) {
     if (tm * BM >= p.m || tn * BN >= p.n) return; /* the padding CTA of a cluster at an edge */
     const int cls = sm90_epilogue_class(p);
-/* borrow_: the borrowed-stage path compiled in (LEAN and RESID, kBorrowStage). */
+/* borrow_: the borrowed-stage path compiled in (RESID, kBorrowStage). */
 #define TG_SM90_EPILOGUE_TMA_(dt, cls_, borrow_) \
   epilogue_tma<dt, cls_, borrow_>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, \
-                                  tail, chunks, c_bar, c_loads, c_loaded)
+                                  tail, chunks, c_bar, c_loads, c_loaded, held)
 #define TG_SM90_EPILOGUE_TMA(dt, cls_) TG_SM90_EPILOGUE_TMA_(dt, cls_, false)
 /* The D types other than the inputs' (CAST's), and all three (REST's). */
 #define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                                                  \
@@ -930,7 +951,7 @@ struct Sm90Gemm {
   if (p.d_type == E::kInputType) TG_SM90_EPILOGUE_TMA(E::kInputType, cls_);                 \
   else TG_SM90_EPILOGUE_OTHER_TYPES(cls_)
     if constexpr (EPILOGUES == TG_SM90_EPILOGUES_LEAN) {
-      TG_SM90_EPILOGUE_TMA_(E::kInputType, TG_SM90_EPI_PLAIN, kBorrowStage);
+      TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_PLAIN);
     } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_BIAS) {
       TG_SM90_EPILOGUE_TMA(E::kInputType, TG_SM90_EPI_BIAS_RELU);
     } else if constexpr (EPILOGUES == TG_SM90_EPILOGUES_RESID) {
@@ -1149,18 +1170,61 @@ struct Sm90Gemm {
 #pragma unroll
     for (int jj = 0; jj < BLOCKS; jj += 2) {
       uint32_t x[4];
-#pragma unroll
-      for (int m = 0; m < 4; ++m) {
-        const int j = j0 + jj + m / 2, i = m % 2;
-        float v0 = v[4 * j + 2 * i], v1 = v[4 * j + 2 * i + 1];
-        if constexpr (BIAS) {
-          v0 += bias[jj + m / 2][0];
-          v1 += bias[jj + m / 2][1];
-        }
-        x[m] = RELU ? thread_pack2_16bit_relu<DT>(v0, v1) : thread_pack2_16bit<DT>(v0, v1);
-      }
+      thread_pack_blocks_16bit<DT, BLOCKS, BIAS, RELU>(v, j0, jj, bias, x);
       warp_stmatrix_x4(buffer_smem + stmatrix_offset<TAIL>(lane, jj), x);
     }
+  }
+  /* The words stmatrix x4 takes for 8-column blocks j0 + jj and j0 + jj + 1 of a row block's
+   * accumulators v (word m: block m / 2, 8-row half m mod 2), plus their bias pairs (BIAS; bias
+   * holds those of blocks j0..), through ReLU (RELU). */
+  template <int DT, int BLOCKS, bool BIAS, bool RELU>
+  __device__ static void thread_pack_blocks_16bit(const float (&v)[kAcc], int j0, int jj,
+                                                  const float (&bias)[BLOCKS][2], uint32_t (&x)[4]) {
+#pragma unroll
+    for (int m = 0; m < 4; ++m) {
+      const int j = j0 + jj + m / 2, i = m % 2;
+      float v0 = v[4 * j + 2 * i], v1 = v[4 * j + 2 * i + 1];
+      if constexpr (BIAS) {
+        v0 += bias[jj + m / 2][0];
+        v1 += bias[jj + m / 2][1];
+      }
+      x[m] = RELU ? thread_pack2_16bit_relu<DT>(v0, v1) : thread_pack2_16bit<DT>(v0, v1);
+    }
+  }
+
+  /* kHoldSecondGroup: chunk q (of the group) of a row block's accumulators v, from block j0, into
+   * the held words, as warp_stage_chunk_16bit would hand them to stmatrix. */
+  template <int DT, int BLOCKS>
+  __device__ static void thread_hold_chunk(const float (&v)[kAcc], int j0, int q, Held &held) {
+    static_assert(BLOCKS * 2 == kHeldWordsPerChunk, "a held chunk is two words per 8-column block");
+    const float no_bias[BLOCKS][2] = {}; /* (unread: no BIAS) */
+#pragma unroll
+    for (int jj = 0; jj < BLOCKS; jj += 2) {
+      uint32_t x[4];
+      thread_pack_blocks_16bit<DT, BLOCKS, false, false>(v, j0, jj, no_bias, x);
+#pragma unroll
+      for (int m = 0; m < 4; ++m) held.w[q * kHeldWordsPerChunk + 2 * jj + m] = x[m];
+    }
+  }
+  /* kHoldSecondGroup: the held group into the warpgroup's staging buffers (once the copy engine has
+   * read the stores that last left them) and out by TMA, as the epilogue stores a group. */
+  __device__ static void warpgroup_store_held(const Sm90OutMaps &out, Held &held, unsigned char *staging, int cw,
+                                              int warp, int lane) {
+    constexpr int kChunkCols = kStagingRowBytes / 2;
+    const uint32_t own_smem = thread_smem_address(staging);
+    if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
+    block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+#pragma unroll
+    for (int q = 0; q < kStagingBuffers; ++q)
+#pragma unroll
+      for (int jj = 0; jj < kHeldWordsPerChunk / 2; jj += 2) {
+        const uint32_t *w = held.w + q * kHeldWordsPerChunk + 2 * jj;
+        const uint32_t x[4] = {w[0], w[1], w[2], w[3]};
+        warp_stmatrix_x4(own_smem + q * kBufferStride + stmatrix_offset<false>(lane, jj), x);
+      }
+    store_d_boxes<kWarpgroupStores>(out.d, own_smem, kStagingBuffers, kBufferStride, kChunkCols, held.col0, held.row0,
+                                    held.bat, cw, warp, lane);
+    held.pending = false;
   }
 
   /* One chunk of EPI's work on BLOCKS 8-column blocks from j0 of the accumulators v, written to
@@ -1233,7 +1297,7 @@ struct Sm90Gemm {
                                       const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
                                       int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
                                       unsigned char *borrowed, unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
-                                      uint32_t &c_loads, bool c_loaded) {
+                                      uint32_t &c_loads, bool c_loaded, Held &held) {
     constexpr bool FULL = EPI == TG_SM90_EPI_FULL;
     constexpr int ES = DT == TG_F32 ? 4 : 2;               /* bytes per element of D */
     constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
@@ -1293,6 +1357,20 @@ struct Sm90Gemm {
       for (int c = 0; c < kChunks; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
         const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
+        if constexpr (kHoldSecondGroup && DT != TG_F32) {
+          static_assert(kTwoGroups && EPI == TG_SM90_EPI_PLAIN, "the held group is the plain epilogue's second");
+          if ((rb * kChunks + c) / kGroup == 1) {
+            /* Rounded into registers; staged and stored under the next unit's first k-tile. */
+            thread_hold_chunk<DT, kBlocksPerChunk>(acc[rb], c * kBlocksPerChunk, c % kGroup, held);
+            if (c % kGroup == kGroup - 1) {
+              held.row0 = row0;
+              held.col0 = col0 - (kGroup - 1) * kChunkCols;
+              held.bat = (int)bat;
+              held.pending = true;
+            }
+            continue;
+          }
+        }
         /* The second group goes to the borrowed stage, if any. */
         const bool to_borrowed = BORROW && kTwoGroups && (rb * kChunks + c) / kGroup == 1 && borrowed != nullptr;
         unsigned char *const staging_here = to_borrowed ? borrowed : staging;
