@@ -15,7 +15,9 @@ Rules, per kernel:
                              no HMMA; no local memory (LDL/STL: spills or indexed arrays) but
                              the return address that ptxas may hand an out-of-line helper (the
                              64-bit division's slow path) through the frame's first word: one
-                             `STL [R1]` at most two instructions before each `CALL.REL.NOINC`, one
+                             `STL [R1]` per `CALL.REL.NOINC`, at most two instructions before it or
+                             storing a register last set by `MOV` to the call's return address
+                             (the instruction after it; ptxas may schedule that store further up), one
                              `LDL [R1]` in each called helper (from its call target to its first
                              `RET`); these are counted apart (column `frame`), not judged;
                              setmaxnreg kept (USETMAXREG: ptxas drops it with warning C7508 when
@@ -54,6 +56,9 @@ LOCAL = re.compile(r"\b(?:LDL|STL)(?:\.[A-Z0-9]+)*\b")
 ADDRESS = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/")
 FRAME_WORD = re.compile(r"\b(?:LDL|STL)(?:\.[A-Z0-9]+)*\s+(?:R\d+, )?\[R1\]")
 CALL = re.compile(r"\bCALL\.REL\.NOINC\s+0x([0-9a-f]+)")
+MOV_IMMEDIATE = re.compile(r"\bMOV (R\d+), 0x([0-9a-f]+) ;")
+DESTINATION = re.compile(r"\*/\s+(?:@!?U?P[T0-9]+\s+)?[A-Z][A-Z0-9._]*\s+(R\d+),")
+FRAME_STORE_VALUE = re.compile(r"\bSTL(?:\.[A-Z0-9]+)*\s+\[R1\], (R\d+)")
 INSTRUCTION_BYTES = 16
 # How far before its CALL the return address may be stored (instructions).
 FRAME_STORE_REACH = 2
@@ -83,7 +88,8 @@ class Kernel:
         self.hgmma_waits = 0     # HGMMA that close a group (gsb0)
         self.hmma = self.imma = self.local = self.setmaxnreg = 0
         self.frame = 0           # local accesses that hand a helper its return address
-        self.frame_candidates = []  # (address, is_store) of LDL/STL at [R1]
+        self.frame_candidates = []  # (address, is_store, return address stored or None) of LDL/STL at [R1]
+        self.immediates = {}     # register -> the immediate its last MOV set
         self.calls = set()       # addresses of CALL instructions
         self.call_targets = set()
         self.rets = []           # addresses of RET instructions
@@ -101,10 +107,13 @@ class Kernel:
         """Moves the return-address handoffs (see the rules above) from `local` to `frame`: one
         store per call, one load per helper."""
         calls_fed, helpers_fed = set(), set()
-        for addr, is_store in sorted(self.frame_candidates):
+        for addr, is_store, stored in sorted(self.frame_candidates, key=lambda c: c[:2]):
             if is_store:
                 call = next((addr + INSTRUCTION_BYTES * d for d in range(1, FRAME_STORE_REACH + 1)
                              if addr + INSTRUCTION_BYTES * d in self.calls), None)
+                if call is None and stored is not None:
+                    after = stored - INSTRUCTION_BYTES  # the call this return address follows
+                    call = after if after in self.calls and after > addr else None
                 if call is None or call in calls_fed:
                     continue
                 calls_fed.add(call)
@@ -139,7 +148,9 @@ def parse(text):
                 if LOCAL.search(line):
                     k.local += 1
                     if FRAME_WORD.search(line):
-                        k.frame_candidates.append((int(ADDRESS.match(line).group(1), 16), "STL" in line))
+                        v = FRAME_STORE_VALUE.search(line)
+                        stored = k.immediates.get(v.group(1)) if v else None
+                        k.frame_candidates.append((int(ADDRESS.match(line).group(1), 16), "STL" in line, stored))
             elif "CALL" in line:
                 c = CALL.search(line)
                 if c:
@@ -149,6 +160,13 @@ def parse(text):
                 k.rets.append(int(ADDRESS.match(line).group(1), 16))
             elif "USETMAXREG" in line:
                 k.setmaxnreg += 1
+            d = DESTINATION.search(line)
+            if d:  # what each register last received, as far as a MOV of an immediate tells
+                mi = MOV_IMMEDIATE.search(line)
+                if mi and mi.group(1) == d.group(1):
+                    k.immediates[d.group(1)] = int(mi.group(2), 16)
+                else:
+                    k.immediates.pop(d.group(1), None)
             continue
         m = ARCH.search(line)
         if m:
@@ -237,9 +255,13 @@ SELF_TEST_LISTING = """
         /*0040*/                   LDL R9, [R1] ;
         /*0050*/                   MOV R2, R3 ;
         /*0060*/                   CALL.REL.NOINC 0x0100 ;
-        /*0070*/                   EXIT ;
-        /*0080*/                   BRA 0x80 ;
-        /*0090*/                   NOP ;
+        /*0070*/                   MOV R4, 0xc0 ;
+        /*0080*/                   STL [R1], R4 ;
+        /*0090*/                   MOV R5, R3 ;
+        /*00a0*/                   MOV R6, R3 ;
+        /*00b0*/                   CALL.REL.NOINC 0x0100 ;
+        /*00c0*/                   EXIT ;
+        /*00d0*/                   BRA 0xd0 ;
         /*0100*/                   MOV R2, R3 ;
         /*0110*/                   LDL.LU R10, [R1] ;
         /*0120*/                   LDL R11, [R1+0x4] ;
@@ -250,16 +272,17 @@ SELF_TEST_LISTING = """
 
 
 def self_test():
-    """The frame rule on SELF_TEST_LISTING: the store just before the first CALL and the helper's
-    first load of [R1] are the return-address handoff (frame 2); local memory (6): the store at
-    [R1+0x4], the store three instructions before the second CALL, the load in the kernel's body,
-    the helper's load at [R1+0x4], its second load of [R1], and the load after its RET. The
-    kernel must then fail on its local memory."""
+    """The frame rule on SELF_TEST_LISTING: the store just before the first CALL, the store of
+    the third CALL's return address (set by MOV, three instructions before it) and the helper's
+    first load of [R1] are return-address handoffs (frame 3); local memory (6): the store at
+    [R1+0x4], the store of another value three instructions before the second CALL, the load in
+    the kernel's body, the helper's load at [R1+0x4], its second load of [R1], and the load after
+    its RET. The kernel must then fail on its local memory."""
     k = parse(SELF_TEST_LISTING)[0]
     _, problems = check_sm90(k, SM90_NAME.search(k.name))
     judged = any("local-memory" in p for p in problems)
-    ok = (k.frame, k.local) == (2, 6) and judged
-    print("sass_check self-test: frame %d (expected 2), local %d (expected 6), judged %s: %s" % (
+    ok = (k.frame, k.local) == (3, 6) and judged
+    print("sass_check self-test: frame %d (expected 3), local %d (expected 6), judged %s: %s" % (
         k.frame, k.local, "yes" if judged else "no", "ok" if ok else "FAIL"))
     return 0 if ok else 1
 

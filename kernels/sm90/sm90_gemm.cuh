@@ -32,10 +32,10 @@
  *     type comes in by TMA the same way (its first part during the mainloop's last k-tiles), and
  *     bias, ReLU and GELU are applied in registers (Sm90Epilogue; a bias+ReLU tile into 16-bit D
  *     has its bias loaded under the mainloop's last wgmma). 128×256 and 256×128 tiles round the
- *     second half of a plain tile into registers and stage and store it under the next tile's
- *     first k-tile (kHoldSecondGroup); the second half of a tile with C of the inputs' type
- *     is staged in the tile's last stage, borrowed from the producer, where its C comes in at
- *     once (kBorrowStage). Each config
+ *     second half of a plain or bias+ReLU tile into registers and stage and store it under the
+ *     next tile's first k-tile (kHoldSecondGroup); the second half of a tile with C of the
+ *     inputs' type is staged in the tile's last stage, borrowed from the producer, where its C
+ *     comes in at once (kBorrowStage). Each config
  *     is compiled four times (Sm90EpilogueSet): the plain epilogue into D of the inputs' type,
  *     bias+ReLU into the same, both into the other D types, and the rest, so no kernel carries
  *     another's code; 128×256 and 256×128 two more, C into D of the inputs' type and the other
@@ -160,9 +160,9 @@ enum Sm90EpilogueSet {
 };
 
 /* Whether a tile configuration finishes half its 16-bit D apart from the first half: held in
- * registers (the plain epilogue, Sm90Gemm::kHoldSecondGroup) or in a borrowed stage (C of the inputs'
- * type, Sm90Gemm::kBorrowStage): cooperative tiles of 128×256 or 256×128, whose rows end in whole
- * 128-byte chunks. */
+ * registers (the plain and bias+ReLU epilogues, Sm90Gemm::kHoldSecondGroup) or in a borrowed
+ * stage (C of the inputs' type, Sm90Gemm::kBorrowStage): cooperative tiles of 128×256 or
+ * 256×128, whose rows end in whole 128-byte chunks. */
 __host__ __device__ constexpr bool sm90_borrows_stage(int bm, int bn, int schedule_pingpong) {
   return !schedule_pingpong && bm * bn == 128 * 256 && bn % 64 == 0;
 }
@@ -336,9 +336,15 @@ struct Sm90Gemm {
    * idled through before, and the tile's last stage goes back to the producer at once. Same call
    * against the borrowed stage, H200, two repeats: 8192×8192×1024 +2.8% f16 and +2.9% bf16,
    * 8192×8192×2048 +1.75%, 256×128 at 8192×4096×1024 +1.6%, 4096³ +0.4%, 8192³ +0.3%, 2048³ (one
-   * tile per CTA) −0.2%. Holding both groups (64 words) spilled and gained nothing (−0.3 to −10%). */
+   * tile per CTA) −0.2%. Holding both groups (64 words) spilled and gained nothing (−0.3 to −10%).
+   * BIAS (bias+ReLU into the same D, stored by warp) holds its second group the same way, bias
+   * added and ReLU folded into the rounding: H100, same call, 8192×8192×1024 bias+ReLU +2.1% bf16
+   * and +1.9% f16, 256×128 ReLU +2.5%, 4096³ +0.6–0.7%, stream-K shapes +0.1 to +1.2% (once the
+   * held words are declared dead after their store, run()). C (RESID) held lost 1.3–5.2% (spills),
+   * and the last chunk of 128×192 and 128×208 rows held gained nothing (docs/sm90.md). */
   static constexpr bool kHoldSecondGroup =
-      sm90_borrows_stage(BM, BN, kPingpong) && EPILOGUES == TG_SM90_EPILOGUES_LEAN;
+      sm90_borrows_stage(BM, BN, kPingpong) &&
+      (EPILOGUES == TG_SM90_EPILOGUES_LEAN || EPILOGUES == TG_SM90_EPILOGUES_BIAS);
   static constexpr int kHeldWordsPerChunk = TG_SM90_ROW_BYTES / 2 / 8 * 2; /* 64 columns: 8 blocks of 2 words */
   static constexpr int kHeldWords = kHoldSecondGroup ? kStagingBuffers * kHeldWordsPerChunk : 1;
   struct Held {
@@ -426,7 +432,6 @@ struct Sm90Gemm {
   static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
   static_assert(!kBorrowStage || !kWarpgroupStores, "a borrowed stage is staged in by warp");
-  static_assert(!kHoldSecondGroup || kWarpgroupStores, "a held group is stored by warpgroup");
   static_assert(!kBorrowStage || kConsumerWarpsTotal * kWarpStagingBytes <= kStageBytes,
                 "a borrowed stage holds both consumers' second group of staged chunks");
   static_assert(TG_SM90_CONSUMERS <= TG_SYNC_FLAGS_PER_SM, "stream-K needs a readiness flag per consumer warpgroup of each SM's CTA");
@@ -815,6 +820,14 @@ struct Sm90Gemm {
         if constexpr (kStashNextTile)
           stashed = warp_stash_next_tile(work, m_items, n_items, narrow, rank, next_tile, lane);
         warpgroup_wait<0>();
+        /* BIAS: the last group held went out in this unit's first k-tile (every unit has one), so
+         * its words are dead; saying so frees their registers for what follows. Beside them and the
+         * tile's bias words, ptxas kept 8 of a stream-K collect's 128 loads in flight instead of
+         * 40 (1024×3072×520×3 bias+ReLU ran 15% slower). LEAN's collect has the room, and the
+         * same lines cost its mainloop 0.9% at 8192×8192×1024. */
+        if constexpr (kHoldSecondGroup && EPILOGUES == TG_SM90_EPILOGUES_BIAS)
+#pragma unroll
+          for (int i = 0; i < kHeldWords; ++i) held.w[i] = 0;
         /* The unit ends in the epilogue, and the problem has at least as many k-tiles as stages
          * (with fewer, 8192×8192×64 and 2000×6000×130 ran 0.5–0.8% slower when the stage waited
          * for the stores). The choice must stay the same for both consumer warpgroups of the
@@ -1194,14 +1207,14 @@ struct Sm90Gemm {
 
   /* kHoldSecondGroup: chunk q (of the group) of a row block's accumulators v, from block j0, into
    * the held words, as warp_stage_chunk_16bit would hand them to stmatrix. */
-  template <int DT, int BLOCKS>
-  __device__ static void thread_hold_chunk(const float (&v)[kAcc], int j0, int q, Held &held) {
+  template <int DT, int BLOCKS, bool BIAS, bool RELU>
+  __device__ static void thread_hold_chunk(const float (&v)[kAcc], int j0, int q, const float (&bias)[BLOCKS][2],
+                                           Held &held) {
     static_assert(BLOCKS * 2 == kHeldWordsPerChunk, "a held chunk is two words per 8-column block");
-    const float no_bias[BLOCKS][2] = {}; /* (unread: no BIAS) */
 #pragma unroll
     for (int jj = 0; jj < BLOCKS; jj += 2) {
       uint32_t x[4];
-      thread_pack_blocks_16bit<DT, BLOCKS, false, false>(v, j0, jj, no_bias, x);
+      thread_pack_blocks_16bit<DT, BLOCKS, BIAS, RELU>(v, j0, jj, bias, x);
 #pragma unroll
       for (int m = 0; m < 4; ++m) held.w[q * kHeldWordsPerChunk + 2 * jj + m] = x[m];
     }
@@ -1212,8 +1225,13 @@ struct Sm90Gemm {
                                               int warp, int lane) {
     constexpr int kChunkCols = kStagingRowBytes / 2;
     const uint32_t own_smem = thread_smem_address(staging);
-    if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
-    block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+    if constexpr (kWarpgroupStores) {
+      if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
+      block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
+    } else {
+      if (lane == 0) thread_bulk_wait_group_read<0>();
+      __syncwarp();
+    }
 #pragma unroll
     for (int q = 0; q < kStagingBuffers; ++q)
 #pragma unroll
@@ -1358,10 +1376,21 @@ struct Sm90Gemm {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
         const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
         if constexpr (kHoldSecondGroup && DT != TG_F32) {
-          static_assert(kTwoGroups && EPI == TG_SM90_EPI_PLAIN, "the held group is the plain epilogue's second");
+          static_assert(kTwoGroups && (EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU),
+                        "the held group is the plain or bias+ReLU epilogue's second");
           if ((rb * kChunks + c) / kGroup == 1) {
             /* Rounded into registers; staged and stored under the next unit's first k-tile. */
-            thread_hold_chunk<DT, kBlocksPerChunk>(acc[rb], c * kBlocksPerChunk, c % kGroup, held);
+            float bias[kBlocksPerChunk][2]; /* (unread in the plain epilogue) */
+            if constexpr (EPI == TG_SM90_EPI_BIAS_RELU) {
+              thread_chunk_bias<DT, EPI>(p, bias_words, c * kBlocksPerChunk, col0 + 2 * t, bias);
+              if (p.act == TG_ACT_RELU)
+                thread_hold_chunk<DT, kBlocksPerChunk, true, true>(acc[rb], c * kBlocksPerChunk, c % kGroup, bias, held);
+              else
+                thread_hold_chunk<DT, kBlocksPerChunk, true, false>(acc[rb], c * kBlocksPerChunk, c % kGroup, bias,
+                                                                    held);
+            } else {
+              thread_hold_chunk<DT, kBlocksPerChunk, false, false>(acc[rb], c * kBlocksPerChunk, c % kGroup, bias, held);
+            }
             if (c % kGroup == kGroup - 1) {
               held.row0 = row0;
               held.col0 = col0 - (kGroup - 1) * kChunkCols;
