@@ -834,7 +834,9 @@ struct Sm90Gemm {
          * CTA: both meet at TG_SM90_BORROW_BARRIER exactly when the stage is borrowed. */
         const bool borrow = kBorrowStage && u.kt_begin == 0 && k_tiles >= STAGES;
         /* The threads that store from a borrowed stage release it later (every warp's lane 0: a
-         * borrowing kernel stores by warp). */
+         * borrowing kernel stores by warp, static_assert above, so the warp-0 term here and at
+         * the first k-tile's release is always true; written out, ptxas schedules RESID as
+         * measured, and shortened it did not: left as it is). */
         if (lane == 0 && !(borrow && (!kWarpgroupStores || warp == 0))) release(empty + 8 * ((it - 1) % STAGES));
         owed = borrow;
         unsigned char *borrowed = nullptr; /* this warp's part of the stage, if borrowed */
@@ -1327,8 +1329,8 @@ struct Sm90Gemm {
                   "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
     constexpr int kGroup = group_chunks(ES);
     static_assert(!kWarpgroupStores || kGroup == kStagingBuffers, "a warpgroup fills and stores both its buffers at once");
-    /* 16-bit D: two groups of chunks, the first in the staging buffers, the second in the
-     * borrowed stage, if any (BORROW: LEAN and RESID, whose D has the inputs' 16-bit type). */
+    /* 16-bit D: two groups of chunks, the first in the staging buffers, the second held in
+     * registers (kHoldSecondGroup: LEAN, BIAS) or in the borrowed stage, if any (BORROW: RESID). */
     constexpr bool kTwoGroups = kRowBlocks * kChunks == 2 * kGroup;
     static_assert(!kBorrowStage || ES == 4 || kTwoGroups, "a tile's 16-bit chunks make two groups");
     if (p.alpha_f != 1.0f) {
@@ -1412,6 +1414,8 @@ struct Sm90Gemm {
            * storing thread waits, the others at the barrier). The borrowed stage is free once
            * the other consumer's last wgmma, which read it too, are done. */
           if (to_borrowed) {
+            /* (RESID always reads C, so borrow_c saw to the stage above; this barrier stands for a
+             * borrowing set without C, of which there is none now.) */
             if (!borrow_c) block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
           } else if (!borrow_c) { /* (with borrow_c, the first group's buffers were seen to above) */
             if constexpr (kWarpgroupStores) {
