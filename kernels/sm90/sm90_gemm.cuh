@@ -589,7 +589,7 @@ struct Sm90Gemm {
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) __stcg(dst + (rb * kAcc + i) * TG_SM90_WARPGROUP, acc[rb][i]);
     block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
-    if (tid == 0) thread_flag_publish(p.sync_flags + slot, p.sync_epoch);
+    if (tid == 0) thread_flag_publish(p.sync_flags + slot, TG_SYNC_FLAG_READY);
   }
 
   /* The finisher of a split item (the unit holding its first k-tile, the last stream-K unit of
@@ -604,7 +604,7 @@ struct Sm90Gemm {
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
     for (int64_t c = cluster + 1; c <= last; ++c) {
       const int64_t slot = sk_slot(c * kCluster + rank, cw);
-      if (tid == 0) thread_flag_wait(p.sync_flags + slot, p.sync_epoch);
+      if (tid == 0) thread_flag_take(p.sync_flags + slot, TG_SYNC_FLAG_READY);
       block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
       const float *src = sk.partials + slot * kSlotFloats + tid;
 #pragma unroll
