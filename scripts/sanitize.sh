@@ -82,7 +82,7 @@ sanitize_one() {
   local bin=$T/$r
   case "$r" in tilegemm*) bin=$BUILD/$r ;; esac
   # initcheck: C is allocated and never written where beta == 0 (gpu_case.h), so a read of it
-  # is an uninitialized read (TESTING.md: "initcheck with beta == 0 and C never written").
+  # is an uninitialized read (docs/testing.md, "Memory safety").
   local unwritten_c=0
   [ "$tool" = initcheck ] && unwritten_c=1
   # shellcheck disable=SC2086

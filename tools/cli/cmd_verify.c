@@ -1,4 +1,4 @@
-/* cmd_verify.c — `tilegemm verify`: one request through the whole check of TESTING.md
+/* cmd_verify.c — `tilegemm verify`: one request through the whole check of docs/testing.md
  * (gpu_case.h, the GPU tests' own): fresh random inputs, guard bands around every buffer and
  * rogue values in any padding, D poisoned, C full of NaN when beta == 0, then every element of D
  * within its bound of the fp64 oracle, the inputs, guards and padding untouched, and a second
@@ -17,7 +17,7 @@
 static const char k_help[] =
     "usage: tilegemm verify [problem options] [--pad-ld N] [--once]\n"
     "\n"
-    "Runs one request through the whole check the GPU tests apply (TESTING.md): fresh random\n"
+    "Runs one request through the whole check the GPU tests apply (docs/testing.md): fresh random\n"
     "inputs, guard bands around every buffer, D poisoned with NaN (integer D: two poisons),\n"
     "C full of NaN where beta = 0; then every element of D within its error bound of the fp64\n"
     "oracle, A, B, C, the bias, the guards and any padding unchanged, and a second run into\n"
