@@ -9,8 +9,8 @@
 # e.g. "sm90_" after a change to the sm90 kernels alone), SANITIZE_JOBS (runs at once, default
 # 1: each is a process of its own on the one GPU, mostly bound by the sanitizer's host-side
 # work, so several share a 16-core machine well; summary lines still come out in list order).
-# racecheck: the sm90 feature suites outlast it even with --quick (six rows at once, none done in
-# 420 s, H100 2026-11-25), so for the sm90 rows it runs single `tilegemm bench` launches that take
+# racecheck: the sm90 feature suites outlast it even with --quick (none finished in 420 s on an
+# H100), so for the sm90 rows it runs single `tilegemm bench` launches that take
 # each shared-memory path once instead (sm90_racecheck_launches below: multi-wave stream-K with
 # the plain epilogue, the FULL epilogue with C and bias+GELU, the memory-bound spread, two whole
 # waves; 5-51 s each); the other feature suites run with --quick. A run that starts with

@@ -22,9 +22,7 @@
 #define H100_SM 90
 #define H100_SMS 132
 /* The most the heuristic's choice may lose to the fastest measured row on any shape: a ratchet
- * over the present worst, 1.06× at 2048³ (sm90_128x256x64 against its unclustered twin; the
- * decode shapes, at up to 1.36× before the model's memory floor, are within 1.02× since, LLM
- * tuning run of 2026-11-25); lower it as the model improves. */
+ * over the present worst (the test prints it; docs/tuning.md); lower it as the model improves. */
 #define REPLAY_MAX_LOSS 1.10
 #define MAX_LINE 1024
 #define MAX_FIELDS 32
