@@ -12,8 +12,8 @@
 # e.g. "sm90_" after a change to the sm90 kernels alone), SANITIZE_JOBS (runs at once, default
 # 1: each is a process of its own on the one GPU, mostly bound by the sanitizer's host-side
 # work, so several share a 16-core machine well; summary lines still come out in list order).
-# racecheck: the sm90 feature suites outlast it even with --quick (six rows at once, none done in
-# 420 s, H100 2026-11-25), so for the sm90 rows it runs single `tilegemm bench` launches that take
+# racecheck: the sm90 feature suites outlast it even with --quick (none finished in 420 s on an
+# H100), so for the sm90 rows it runs single `tilegemm bench` launches that take
 # each shared-memory path once instead (sm90_racecheck_launches below: multi-wave stream-K with
 # the plain epilogue, the FULL epilogue with C and bias+GELU, the memory-bound spread, two whole
 # waves; 5-51 s each); the other feature suites run with --quick. A run that starts with
@@ -99,7 +99,7 @@ sanitize_one() {
   local bin=$T/$r
   case "$r" in tilegemm*) bin=$BUILD/$r ;; esac
   # initcheck: C is allocated and never written where beta == 0 (gpu_case.h), so a read of it
-  # is an uninitialized read (TESTING.md: "initcheck with beta == 0 and C never written").
+  # is an uninitialized read (docs/testing.md, "Memory safety").
   local unwritten_c=0 exact_extent=0
   [ "$tool" = initcheck ] && unwritten_c=1
   [ "$tool" = memcheck ] && exact_extent=1
