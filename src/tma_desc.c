@@ -20,6 +20,7 @@ tg_tma_desc tg_tma_desc_make(const void *ptr, tg_dtype type, int64_t inner, int6
   d.box[1] = box_outer;
   d.box[2] = 1;
   d.swizzle_bytes = swizzle_bytes;
+  d.store = 0;
   return d;
 }
 
@@ -58,5 +59,8 @@ int tg_tma_desc_valid(const tg_tma_desc *d, char *why, size_t why_len) {
   if (d->swizzle_bytes && d->box[0] * es > d->swizzle_bytes)
     return invalid(why, why_len, "TMA: the box's inner side (%lld bytes) exceeds the swizzle span",
                    (long long)(d->box[0] * es));
+  if (d->store && d->dims[0] * es % TG_TMA_STORE_GRANULE)
+    return invalid(why, why_len, "TMA: a stored line of %lld bytes does not end on a 16-byte boundary",
+                   (long long)(d->dims[0] * es));
   return 1;
 }

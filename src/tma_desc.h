@@ -23,6 +23,7 @@ extern "C" {
 #define TG_TMA_MAX_BOX 256                   /* every box side is at most this */
 #define TG_TMA_BOX_INNER_ALIGN 16            /* bytes the box's inner side must be a multiple of */
 #define TG_TMA_RANK 3                        /* the maps here: {inner, outer, batch} */
+#define TG_TMA_STORE_GRANULE 16              /* a store writes lines in pieces of this many bytes */
 
 /* A 3-D map {inner, outer, batch} of a matrix: `inner` contiguous elements per line, lines
  * strides[0] bytes apart, batches strides[1] bytes apart, read in boxes of box[0..2] elements,
@@ -34,6 +35,7 @@ typedef struct tg_tma_desc {
   int64_t strides[TG_TMA_RANK - 1];
   int box[TG_TMA_RANK];
   int swizzle_bytes;
+  int store;  /* 1: the map is stored through, so its lines must end on a store granule */
 } tg_tma_desc;
 
 /* The map of a matrix whose `outer` lines of `inner` elements lie ld elements apart, `batch`
@@ -45,8 +47,10 @@ tg_tma_desc tg_tma_desc_make(const void *ptr, tg_dtype type, int64_t inner, int6
                              int64_t batch, int64_t batch_stride, int box_inner, int box_outer,
                              int swizzle_bytes);
 
-/* 1 when every field of *d is within the driver's limits; otherwise 0 and, when why_len > 0, the
- * first field out of them in why. */
+/* 1 when every field of *d is within the driver's limits, and a map stored through has lines of
+ * whole TG_TMA_STORE_GRANULE pieces (the copy engine writes no less, so a shorter last piece
+ * would overwrite what follows the line); otherwise 0 and, when why_len > 0, the first field out
+ * of them in why. */
 int tg_tma_desc_valid(const tg_tma_desc *d, char *why, size_t why_len);
 
 #ifdef __cplusplus

@@ -248,6 +248,7 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
     const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
     maps.desc[SM90_MAP_D] = tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
                                              box_cols, Kernel::kStoreRows, Kernel::kStagingRowBytes);
+    maps.desc[SM90_MAP_D].store = 1;
     maps.used[SM90_MAP_D] = true;
     if (read_c) {
       maps.desc[SM90_MAP_C] = tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
@@ -257,6 +258,7 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
     if (Kernel::kTailCols > 0) {
       maps.desc[SM90_MAP_D_TAIL] = tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch,
                                                     p->batch_stride_d, Kernel::kTailCols, Kernel::kWarpRows, 0);
+      maps.desc[SM90_MAP_D_TAIL].store = 1;
       maps.used[SM90_MAP_D_TAIL] = true;
       if (read_c) {
         maps.desc[SM90_MAP_C_TAIL] = tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch,

@@ -191,6 +191,30 @@ static void test_unused_batch_stride(void) {
   CHECK(tg_tma_desc_valid(&d, NULL, 0));
 }
 
+/* A row of D that ends inside a 16-byte piece (n = 303 bf16, ldd = 304) once had its TMA store
+ * overwrite the padding after it: the rows now store such a D without TMA, and still take it. */
+static void test_store_granule(void) {
+  tg_gemm g;
+  tg_gemm_init(&g, 474, 303, 101, TG_BF16, TG_BF16);
+  g.b_order = TG_COL_MAJOR;
+  g.ldd = 304;
+  tg_layout L;
+  CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
+  tg_problem p;
+  tg_problem_build(&p, &g, &L, (const void *)0x100000, (const void *)0x200000, NULL, (void *)0x300000, 90, H100_SMS);
+  int rows_taking_it = 0;
+  for (int r = 0, n = tg_registry_count(); r < n; ++r) {
+    const tg_kernel *k = tg_registry_at(r);
+    tg_problem q;
+    if (!k->tma_maps || !row_accepts(k, &p, &q)) continue;
+    tg_tma_desc maps[MAX_MAPS];
+    const int count = k->tma_maps(&q, maps, MAX_MAPS);
+    CHECK_MSG(count == 2, "%s stores D by TMA (%d maps)", k->name, count);
+    ++rows_taking_it;
+  }
+  CHECK(rows_taking_it >= 9); /* all but the plain-epilogue-only row */
+}
+
 /* Each limit of cuTensorMapEncodeTiled, broken one at a time. */
 static void test_limits(void) {
   const tg_tma_desc good = tg_tma_desc_make((const void *)0x1000, TG_F16, 4096, 4096, 4096, 3, 4096 * 4096, 64, 128, 128);
@@ -227,6 +251,13 @@ static void test_limits(void) {
   d = good;
   d.strides[0] = 2 * 4000; /* a line longer than its stride */
   CHECK(!tg_tma_desc_valid(&d, NULL, 0));
+  d = good;
+  d.dims[0] = 4095; /* loads may end a line anywhere; a store only on a 16-byte boundary */
+  CHECK(tg_tma_desc_valid(&d, NULL, 0));
+  d.store = 1;
+  CHECK(!tg_tma_desc_valid(&d, why, sizeof why) && strstr(why, "16-byte boundary"));
+  d.dims[0] = 4096;
+  CHECK(tg_tma_desc_valid(&d, NULL, 0));
 }
 
 int main(int argc, char **argv) {
@@ -242,6 +273,7 @@ int main(int argc, char **argv) {
   }
   test_limits();
   test_unused_batch_stride();
+  test_store_granule();
   test_random_requests(seed, count);
   return tg_test_finish("test_tma_maps");
 }

@@ -193,7 +193,8 @@ static int restore(image *im) {
 
 /* The request as a CUDA graph: captured on a stream of its own, instantiated and launched
  * twice, each time into D restored to its original image; both replays' D must be the same,
- * and *out receives it (dimg->bytes). Returns 0, or -1 with the reason in why. */
+ * and *out receives it (dimg->bytes). Returns 0; 1 when tg_matmul refused the request as not
+ * supported or misaligned (the eager run then says so); -1 with the reason in why. */
 static int run_graph(tg_handle *h, const tg_gemm *g, const void *a, const void *b, const void *c, void *d,
                      image *dimg, unsigned char *out, char *why, size_t n) {
   cudaStream_t stream = NULL;
@@ -211,6 +212,10 @@ static int run_graph(tg_handle *h, const tg_gemm *g, const void *a, const void *
   }
   const tg_status s = tg_matmul(h, g, a, b, c, d, stream);
   const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  if (s == TG_ERR_NOT_SUPPORTED || s == TG_ERR_MISALIGNED) {
+    rc = 1;
+    goto done;
+  }
   if (s != TG_OK) {
     snprintf(why, n, "tg_matmul under capture returned %s: %s", tg_status_string(s), tg_last_error(h));
     goto done;
@@ -354,10 +359,15 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     }
   }
   if (o->graph == TG_CASE_GRAPH_FIRST) {
-    char why[512];
-    if (run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) != 0 || restore(&im[OP_D]) != 0) {
+    char why[512] = "graph: restoring D failed";
+    const int rc = run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why);
+    if (rc < 0 || restore(&im[OP_D]) != 0) {
       out = fail(msg, n, &g, o, "%s", why);
       goto done;
+    }
+    if (rc == 1) { /* refused: the eager run below reports it */
+      free(graph_d);
+      graph_d = NULL;
     }
   }
   for (int run = 0; run < runs; ++run) {
@@ -410,7 +420,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     unsigned char *eager = (unsigned char *)malloc(im[OP_D].bytes);
     int ok = eager != NULL;
     if (ok) memcpy(eager, im[OP_D].back, im[OP_D].bytes);
-    ok = ok && run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) == 0;
+    ok = ok && run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) == 0; /* ran eagerly: no refusal */
     if (eager) memcpy(im[OP_D].back, eager, im[OP_D].bytes);
     free(eager);
     if (!ok) {
