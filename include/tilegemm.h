@@ -162,6 +162,36 @@ tg_status tg_explain(tg_handle *handle, const tg_gemm *g, char *buf, size_t len)
 tg_status tg_matmul(tg_handle *handle, const tg_gemm *g, const void *A, const void *B,
                     const void *C, void *D, tg_stream stream);
 
+/* ---- Planned requests ---------------------------------------------------------------------
+ *
+ * A plan does once what every tg_matmul does again: it validates the request, chooses the kernel
+ * (and any repacking) and sizes the handle's workspace. A run then checks the operand pointers
+ * and launches. Runs may be captured into CUDA graphs (the workspace already exists, so a run
+ * allocates nothing) and give the same bits as tg_matmul on the same request.
+ */
+
+/** A request planned on a handle; it uses the handle's workspace, so the handle outlives it and
+ *  its runs follow the handle's rules (one stream at a time). */
+typedef struct tg_matmul_plan tg_matmul_plan;
+
+/** Validates *g (as tg_matmul does, without pointers), chooses how to run it, as tg_check would
+ *  for 16-byte-aligned operands, and makes sure the handle's workspace holds what a run needs.
+ *  *g is copied, with the name in g->kernel; g->bias is kept and used by every run. */
+tg_status tg_plan_create(tg_handle *handle, const tg_gemm *g, tg_matmul_plan **plan);
+
+/** Runs the plan on A, B, C, D (as tg_matmul's) on `stream`. Pointers are checked as tg_matmul
+ *  checks them; operands less aligned than the plan assumed (16 bytes) are planned anew for this
+ *  run, which costs what a tg_matmul costs. Errors go to the plan's handle (tg_last_error). */
+tg_status tg_plan_run(tg_matmul_plan *plan, const void *A, const void *B, const void *C, void *D,
+                      tg_stream stream);
+
+/** The kernel the plan runs for 16-byte-aligned operands ("" when there is nothing to compute,
+ *  "epilogue" when only the epilogue runs). */
+const char *tg_plan_kernel(const tg_matmul_plan *plan);
+
+/** Frees the plan (NULL is ignored); the handle and its workspace stay. */
+void tg_plan_destroy(tg_matmul_plan *plan);
+
 /** The fp64 oracle used by the tests and `tilegemm bench`: computes on the GPU, in fp64 from
  *  the stored inputs, ref = act(alpha*A*B + beta*C + bias) before rounding to d_type, and
  *  mag = |alpha|*sum_k |a||b| + |beta|*|c| + |bias| (the scale of the error bound). Both are

@@ -3,8 +3,8 @@
  * (a few large enough for several tiles of the biggest kernels), every input type and compute
  * mode, orders, packed, odd and padded leading dimensions, packed, padded, odd, overlapping and
  * broadcast batch strides (batch 1 with any stride too), alpha/beta, epilogues, misaligned
- * pointers, C == D in place. Every failure prints its seed and the `tilegemm verify` line that
- * repeats it.
+ * pointers, C == D in place; one in four through a plan (tg_plan_run). Every failure prints its
+ * seed and the `tilegemm verify` line that repeats it.
  *
  *   test_gpu_fuzz [--seed S] [--cases N] [--from I] [--case I] [--kernel NAME] [--exact-extent]
  *                 [--graph-every G] [--large-every L]
@@ -132,6 +132,7 @@ static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
   if (cfg->graph_every > 0 && pick(&d, cfg->graph_every) == 0)
     o->graph = pick(&d, 2) ? TG_CASE_GRAPH_FIRST : TG_CASE_GRAPH_AFTER;
   o->gpu_oracle = large;
+  o->planned = pick(&d, 4) == 0;
 }
 
 int main(int argc, char **argv) {

@@ -17,7 +17,7 @@
 static const char k_help[] =
     "usage: tilegemm verify [problem options] [--pad-ld N] [--once] [--exact-extent] [--graph first|after]\n"
     "                       [--batch-stride-a S] [--batch-stride-b S] [--batch-stride-c S] [--batch-stride-d S]\n"
-    "                       [--offsets A,B,C,D,BIAS] [--in-place]\n"
+    "                       [--offsets A,B,C,D,BIAS] [--in-place] [--planned]\n"
     "\n"
     "Runs one request through the whole check the GPU tests apply (docs/testing.md): fresh random\n"
     "inputs, guard bands around every buffer, D poisoned with NaN (integer D: two poisons),\n"
@@ -40,6 +40,7 @@ static const char k_help[] =
     "                        `broadcast` = one matrix for every batch, A, B and C only)\n"
     "  --offsets A,B,C,D,BIAS  move each pointer by this many elements (alignment)\n"
     "  --in-place            C is D (same buffer, ld, stride and type)\n"
+    "  --planned             run through tg_plan_create / tg_plan_run instead of tg_matmul\n"
     "\n"
     "The inputs come from the case seed (--seed) mixed with a per-run base, printed first;\n"
     "TILEGEMM_TEST_SEED=BASE repeats a run. A failing GPU test prints this command for its case.\n"
@@ -49,7 +50,7 @@ static const char k_help[] =
 static int is_integer_d(const tg_gemm *g) { return g->d_type == TG_S8 || g->d_type == TG_S32; }
 
 enum { OWN_ONCE, OWN_PAD, OWN_EXTENT, OWN_GRAPH, OWN_STRIDE_A, OWN_STRIDE_B, OWN_STRIDE_C, OWN_STRIDE_D, OWN_OFFSETS,
-       OWN_IN_PLACE, OWN_COUNT };
+       OWN_IN_PLACE, OWN_PLANNED, OWN_COUNT };
 
 /* A --batch-stride-X value: a non-negative integer, or `broadcast` where allowed. */
 static int parse_stride(const char *v, int may_broadcast, int64_t *out) {
@@ -66,7 +67,7 @@ int tg_cmd_verify(int argc, char **argv) {
       {"--once", 0, 0, NULL},           {"--pad-ld", 1, 0, NULL},         {"--exact-extent", 0, 0, NULL},
       {"--graph", 1, 0, NULL},          {"--batch-stride-a", 1, 0, NULL}, {"--batch-stride-b", 1, 0, NULL},
       {"--batch-stride-c", 1, 0, NULL}, {"--batch-stride-d", 1, 0, NULL}, {"--offsets", 1, 0, NULL},
-      {"--in-place", 0, 0, NULL}};
+      {"--in-place", 0, 0, NULL},       {"--planned", 0, 0, NULL}};
   tg_bench_options o;
   char err[TG_CLI_ERROR_BYTES];
   int help = 0, pad = 0;
@@ -110,6 +111,7 @@ int tg_cmd_verify(int argc, char **argv) {
   }
   co.exact_extent = own[OWN_EXTENT].seen;
   co.c_is_d = own[OWN_IN_PLACE].seen;
+  co.planned = own[OWN_PLANNED].seen;
   tg_handle *h = NULL;
   const int rc = tg_cli_open_handle("verify", &h);
   if (rc) return rc;

@@ -69,7 +69,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            "m=%lld n=%lld k=%lld batch=%lld A=%s/%c lda=%lld B=%s/%c ldb=%lld C=%s D=%s/%c "
            "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
            "bias=%s kernel=%s seed=%llu (base %llu) exact=%d offsets=%lld,%lld,%lld,%lld,%lld in-place=%d "
-           "exact-extent=%d graph=%d",
+           "exact-extent=%d graph=%d planned=%d",
            (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
            tg_dtype_name(g->a_type), g->a_order ? 'C' : 'R', (long long)g->lda,
            tg_dtype_name(g->b_type), g->b_order ? 'C' : 'R', (long long)g->ldb,
@@ -80,7 +80,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            tg_epilogue_name(g->epilogue), tg_dtype_name(g->bias_type),
            g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, tg_case_seed_base(), o->exact,
            (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
-           (long long)o->offset[3], (long long)o->offset[4], o->c_is_d, o->exact_extent, o->graph);
+           (long long)o->offset[3], (long long)o->offset[4], o->c_is_d, o->exact_extent, o->graph, o->planned);
 }
 
 /* A batch stride as `verify` spells it. */
@@ -99,7 +99,7 @@ void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_option
            "--c-dtype %s --d-dtype %s --acc-dtype %s --a-major %c --b-major %c --c-major %c --lda %lld --ldb %lld "
            "--ldc %lld --ldd %lld --batch-stride-a %s --batch-stride-b %s --batch-stride-c %s --batch-stride-d %s "
            "--alpha %.17g --beta %.17g --epilogue %s --bias-dtype %s --kernel %s --seed %llu --pad-ld %d "
-           "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s",
+           "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s%s",
            tg_case_seed_base(), (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
            tg_dtype_name(g->a_type), tg_dtype_name(g->b_type), tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
            (unsigned)g->compute < 3 ? computes[g->compute] : "?", g->a_order == TG_ROW_MAJOR ? 'k' : 'm',
@@ -110,7 +110,7 @@ void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_option
            (long long)o->offset[1], (long long)o->offset[2], (long long)o->offset[3], (long long)o->offset[4],
            o->exact ? " --exact" : "", o->c_is_d ? " --in-place" : "", o->exact_extent ? " --exact-extent" : "",
            o->graph == TG_CASE_GRAPH_FIRST ? " --graph first" : o->graph ? " --graph after" : "",
-           o->determinism ? "" : " --once");
+           o->determinism ? "" : " --once", o->planned ? " --planned" : "");
 }
 
 static tg_case_outcome fail(char *msg, size_t n, const tg_gemm *g, const tg_case_options *o,
@@ -185,6 +185,17 @@ static int download(image *im) {
 
 static int64_t first_difference(const unsigned char *x, const unsigned char *y, size_t n);
 
+/* The request through tg_matmul, or planned (tg_plan_create, tg_plan_run, tg_plan_destroy). */
+static tg_status call(tg_handle *h, const tg_gemm *g, int planned, const void *a, const void *b, const void *c,
+                      void *d, cudaStream_t stream) {
+  if (!planned) return tg_matmul(h, g, a, b, c, d, stream);
+  tg_matmul_plan *plan = NULL;
+  tg_status s = tg_plan_create(h, g, &plan);
+  if (s == TG_OK) s = tg_plan_run(plan, a, b, c, d, stream);
+  tg_plan_destroy(plan);
+  return s;
+}
+
 /* D's image restored to its original bytes (poison, or C when C is D) and settled on the
  * device before work on another stream reads it. */
 static int restore(image *im) {
@@ -195,8 +206,8 @@ static int restore(image *im) {
  * twice, each time into D restored to its original image; both replays' D must be the same,
  * and *out receives it (dimg->bytes). Returns 0; 1 when tg_matmul refused the request as not
  * supported or misaligned (the eager run then says so); -1 with the reason in why. */
-static int run_graph(tg_handle *h, const tg_gemm *g, const void *a, const void *b, const void *c, void *d,
-                     image *dimg, unsigned char *out, char *why, size_t n) {
+static int run_graph(tg_handle *h, const tg_gemm *g, int planned, const void *a, const void *b, const void *c,
+                     void *d, image *dimg, unsigned char *out, char *why, size_t n) {
   cudaStream_t stream = NULL;
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
@@ -210,7 +221,7 @@ static int run_graph(tg_handle *h, const tg_gemm *g, const void *a, const void *
     snprintf(why, n, "graph: cudaStreamBeginCapture failed");
     goto done;
   }
-  const tg_status s = tg_matmul(h, g, a, b, c, d, stream);
+  const tg_status s = call(h, g, planned, a, b, c, d, stream);
   const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
   if (s == TG_ERR_NOT_SUPPORTED || s == TG_ERR_MISALIGNED) {
     rc = 1;
@@ -360,7 +371,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   }
   if (o->graph == TG_CASE_GRAPH_FIRST) {
     char why[512] = "graph: restoring D failed";
-    const int rc = run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why);
+    const int rc = run_graph(h, &g, o->planned, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why);
     if (rc < 0 || restore(&im[OP_D]) != 0) {
       out = fail(msg, n, &g, o, "%s", why);
       goto done;
@@ -389,7 +400,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       out = fail(msg, n, &g, o, "upload failed");
       goto done;
     }
-    tg_status s = tg_matmul(h, &g, aptr, bptr, cptr, dptr, 0);
+    tg_status s = call(h, &g, o->planned, aptr, bptr, cptr, dptr, 0);
     g_last_kernel = tg_last_kernel(h);
     if (s != TG_OK) {
       if (o->allow_refusal && (s == TG_ERR_NOT_SUPPORTED || s == TG_ERR_MISALIGNED)) {
@@ -420,7 +431,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     unsigned char *eager = (unsigned char *)malloc(im[OP_D].bytes);
     int ok = eager != NULL;
     if (ok) memcpy(eager, im[OP_D].back, im[OP_D].bytes);
-    ok = ok && run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) == 0; /* ran eagerly: no refusal */
+    ok = ok && run_graph(h, &g, o->planned, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) == 0; /* ran eagerly: no refusal */
     if (eager) memcpy(im[OP_D].back, eager, im[OP_D].bytes);
     free(eager);
     if (!ok) {

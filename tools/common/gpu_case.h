@@ -39,6 +39,7 @@ typedef struct tg_case_options {
   int null_unread;        /* pass NULL for operands the contract says are not read */
   int exact_extent;       /* operands allocated at exactly their extent, no guard bands */
   int graph;              /* 0, or TG_CASE_GRAPH_AFTER / TG_CASE_GRAPH_FIRST: also run captured */
+  int planned;            /* run through tg_plan_create / tg_plan_run instead of tg_matmul */
 } tg_case_options;
 
 enum { TG_CASE_GRAPH_AFTER = 1, TG_CASE_GRAPH_FIRST = 2 };

@@ -1,0 +1,180 @@
+/*
+ * test_gpu_plan.c — planned requests on the GPU: a plan's runs give tg_matmul's bits (aligned
+ * operands, and operands less aligned than the plan assumed, which are planned anew), a run
+ * captured into a CUDA graph gives them too, and the host time a call takes is measured for
+ * tg_matmul and tg_plan_run side by side (printed: a measurement, not a pass/fail test).
+ *
+ *   test_gpu_plan [--calls N]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "tilegemm.h"
+
+#define DEFAULT_CALLS 2000
+#define BATCHES 9 /* the median of these batches of calls is reported */
+
+static double now_us(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
+}
+
+static int compare_doubles(const void *x, const void *y) {
+  const double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+typedef struct buffers {
+  void *a, *b, *d1, *d2;
+  size_t a_bytes, b_bytes, d_bytes;
+} buffers;
+
+/* Buffers for g with `offset` extra elements in front of each operand (0: 256-byte aligned). */
+static int make_buffers(const tg_gemm *g, buffers *x, int offset) {
+  const size_t ea = tg_dtype_size(g->a_type), ed = tg_dtype_size(g->d_type);
+  x->a_bytes = (size_t)(g->m * g->k + offset) * ea;
+  x->b_bytes = (size_t)(g->k * g->n + offset) * ea;
+  x->d_bytes = (size_t)(g->m * g->n + offset) * ed;
+  if (cudaMalloc(&x->a, x->a_bytes) || cudaMalloc(&x->b, x->b_bytes) || cudaMalloc(&x->d1, x->d_bytes) ||
+      cudaMalloc(&x->d2, x->d_bytes))
+    return -1;
+  /* Small integers in every byte pattern the type allows: inputs need only be the same for both. */
+  unsigned char *host = (unsigned char *)malloc(x->a_bytes > x->b_bytes ? x->a_bytes : x->b_bytes);
+  for (size_t i = 0; i < x->a_bytes || i < x->b_bytes; ++i) host[i] = (unsigned char)(i * 7 % 61 & 0x3f);
+  cudaMemcpy(x->a, host, x->a_bytes, cudaMemcpyHostToDevice);
+  cudaMemcpy(x->b, host, x->b_bytes, cudaMemcpyHostToDevice);
+  free(host);
+  x->a = (char *)x->a + offset * ea;
+  x->b = (char *)x->b + offset * ea;
+  x->d1 = (char *)x->d1 + offset * ed;
+  x->d2 = (char *)x->d2 + offset * ed;
+  return 0;
+}
+
+static void free_buffers(const tg_gemm *g, buffers *x, int offset) {
+  const size_t ea = tg_dtype_size(g->a_type), ed = tg_dtype_size(g->d_type);
+  cudaFree((char *)x->a - offset * ea);
+  cudaFree((char *)x->b - offset * ea);
+  cudaFree((char *)x->d1 - offset * ed);
+  cudaFree((char *)x->d2 - offset * ed);
+}
+
+static int same_d(const buffers *x) {
+  unsigned char *p = (unsigned char *)malloc(x->d_bytes), *q = (unsigned char *)malloc(x->d_bytes);
+  cudaMemcpy(p, x->d1, x->d_bytes, cudaMemcpyDeviceToHost);
+  cudaMemcpy(q, x->d2, x->d_bytes, cudaMemcpyDeviceToHost);
+  const int same = memcmp(p, q, x->d_bytes) == 0;
+  free(p);
+  free(q);
+  return same;
+}
+
+/* The plan's eager and captured runs against tg_matmul, bit for bit. */
+static void check_bits(tg_handle *h, const tg_gemm *g, int offset, const char *what) {
+  buffers x;
+  if (make_buffers(g, &x, offset) != 0) {
+    CHECK_MSG(0, "%s: allocation failed", what);
+    return;
+  }
+  tg_matmul_plan *plan = NULL;
+  CHECK_MSG(tg_plan_create(h, g, &plan) == TG_OK, "%s: %s", what, tg_last_error(h));
+  cudaMemset(x.d1, 0xff, x.d_bytes);
+  cudaMemset(x.d2, 0x7f, x.d_bytes);
+  CHECK_MSG(tg_matmul(h, g, x.a, x.b, NULL, x.d1, 0) == TG_OK, "%s: %s", what, tg_last_error(h));
+  CHECK_MSG(tg_plan_run(plan, x.a, x.b, NULL, x.d2, 0) == TG_OK, "%s: %s", what, tg_last_error(h));
+  CHECK_MSG(cudaDeviceSynchronize() == cudaSuccess && same_d(&x), "%s: a planned run differs from tg_matmul", what);
+  /* Captured. */
+  cudaStream_t s;
+  cudaGraph_t graph = NULL;
+  cudaGraphExec_t exec = NULL;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  cudaMemset(x.d2, 0x7f, x.d_bytes);
+  cudaDeviceSynchronize();
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  const tg_status st = tg_plan_run(plan, x.a, x.b, NULL, x.d2, s);
+  const int captured = cudaStreamEndCapture(s, &graph) == cudaSuccess && st == TG_OK &&
+                       cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess &&
+                       cudaGraphLaunch(exec, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess;
+  CHECK_MSG(captured && same_d(&x), "%s: a captured planned run differs from tg_matmul (%s)", what,
+            tg_last_error(h));
+  if (exec) cudaGraphExecDestroy(exec);
+  if (graph) cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+  tg_plan_destroy(plan);
+  free_buffers(g, &x, offset);
+}
+
+/* Median host microseconds per call of `calls` back-to-back calls of each kind, on one stream. */
+static void time_calls(tg_handle *h, const tg_gemm *g, int calls, const char *what) {
+  buffers x;
+  if (make_buffers(g, &x, 0) != 0) return;
+  tg_matmul_plan *plan = NULL;
+  if (tg_plan_create(h, g, &plan) != TG_OK) return;
+  cudaStream_t s;
+  cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+  double matmul[BATCHES], planned[BATCHES];
+  for (int b = 0; b < BATCHES; ++b) {
+    for (int kind = 0; kind < 2; ++kind) {
+      cudaStreamSynchronize(s);
+      const double t0 = now_us();
+      for (int i = 0; i < calls; ++i) {
+        if (kind == 0) tg_matmul(h, g, x.a, x.b, NULL, x.d1, s);
+        else tg_plan_run(plan, x.a, x.b, NULL, x.d1, s);
+      }
+      const double t = (now_us() - t0) / calls;
+      cudaStreamSynchronize(s);
+      (kind == 0 ? matmul : planned)[b] = t;
+    }
+  }
+  qsort(matmul, BATCHES, sizeof(double), compare_doubles);
+  qsort(planned, BATCHES, sizeof(double), compare_doubles);
+  printf("host time per call, %s (%s): tg_matmul %.2f us, tg_plan_run %.2f us\n", what, tg_plan_kernel(plan),
+         matmul[BATCHES / 2], planned[BATCHES / 2]);
+  cudaStreamDestroy(s);
+  tg_plan_destroy(plan);
+  free_buffers(g, &x, 0);
+}
+
+int main(int argc, char **argv) {
+  int calls = DEFAULT_CALLS;
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc) calls = atoi(argv[++i]);
+    else {
+      fprintf(stderr, "usage: %s [--calls N]\n", argv[0]);
+      return 2;
+    }
+  }
+  tg_test_require_gpu("test_gpu_plan");
+  tg_handle *h;
+  if (tg_create(&h) != TG_OK) {
+    fprintf(stderr, "tg_create: %s\n", tg_last_error(NULL));
+    return 1;
+  }
+  tg_gemm g;
+  tg_gemm_init(&g, 33, 4096, 4096, TG_BF16, TG_BF16);
+  g.b_order = TG_COL_MAJOR;
+  check_bits(h, &g, 0, "33x4096x4096 bf16 (stream-K)");
+  check_bits(h, &g, 1, "33x4096x4096 bf16, operands 2 bytes off (planned anew)");
+  tg_gemm_init(&g, 300, 520, 264, TG_F16, TG_F16);
+  check_bits(h, &g, 0, "300x520x264 f16, B row-major (repacked)");
+  tg_gemm_init(&g, 100, 70, 30, TG_F32, TG_F32);
+  check_bits(h, &g, 0, "100x70x30 f32");
+  tg_gemm_init(&g, 64, 64, 64, TG_BF16, TG_BF16);
+  g.b_order = TG_COL_MAJOR;
+  time_calls(h, &g, calls, "64x64x64 bf16");
+  tg_gemm_init(&g, 16, 4096, 4096, TG_BF16, TG_BF16);
+  g.b_order = TG_COL_MAJOR;
+  time_calls(h, &g, calls / 4, "16x4096x4096 bf16");
+  tg_gemm_init(&g, 4096, 4096, 4096, TG_BF16, TG_BF16);
+  g.b_order = TG_COL_MAJOR;
+  time_calls(h, &g, 50, "4096x4096x4096 bf16");
+  tg_destroy(h);
+  return tg_test_finish("test_gpu_plan");
+}
