@@ -162,6 +162,28 @@ static void test_random_requests(uint64_t seed, long count) {
   free(accepted);
 }
 
+/* How many TMA rows take request *g (at addresses far apart), each with every map valid and, when
+ * maps_expected > 0, that many maps. */
+static int rows_taking(const tg_gemm *g, int maps_expected) {
+  tg_layout L;
+  CHECK(tg_validate_gemm(NULL, "test", g, &L) == TG_OK);
+  tg_problem p;
+  tg_problem_build(&p, g, &L, (const void *)0x100000, (const void *)0x200000, NULL, (void *)0x300000, 90, H100_SMS);
+  int rows = 0;
+  for (int r = 0, n = tg_registry_count(); r < n; ++r) {
+    const tg_kernel *k = tg_registry_at(r);
+    tg_problem q;
+    if (!k->tma_maps || !row_accepts(k, &p, &q)) continue;
+    tg_tma_desc maps[MAX_MAPS];
+    const int count = k->tma_maps(&q, maps, MAX_MAPS);
+    for (int j = 0; j < count; ++j) CHECK_MSG(tg_tma_desc_valid(&maps[j], NULL, 0), "%s map %d", k->name, j);
+    CHECK_MSG(maps_expected <= 0 || count == maps_expected, "%s: %d maps, expected %d", k->name, count,
+              maps_expected);
+    ++rows;
+  }
+  return rows;
+}
+
 /* The requests of the reliability report that ended in TG_ERR_CUDA: batch 1 with a batch stride
  * that is not a multiple of 16 bytes, which the map must not carry. */
 static void test_unused_batch_stride(void) {
@@ -171,48 +193,21 @@ static void test_unused_batch_stride(void) {
   g.ldd = 1000;
   g.batch_stride_d = 63005;
   g.batch_stride_a = 1000 * 1000 + 3;
-  tg_layout L;
-  CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
-  tg_problem p;
-  tg_problem_build(&p, &g, &L, (const void *)0x100000, (const void *)0x200000, NULL, (void *)0x300000, 90, H100_SMS);
-  int rows_taking_it = 0;
-  for (int r = 0, n = tg_registry_count(); r < n; ++r) {
-    const tg_kernel *k = tg_registry_at(r);
-    tg_problem q;
-    if (!k->tma_maps || !row_accepts(k, &p, &q)) continue;
-    tg_tma_desc maps[MAX_MAPS];
-    const int count = k->tma_maps(&q, maps, MAX_MAPS);
-    for (int j = 0; j < count; ++j) CHECK_MSG(tg_tma_desc_valid(&maps[j], NULL, 0), "%s map %d", k->name, j);
-    ++rows_taking_it;
-  }
-  CHECK(rows_taking_it > 0);
+  CHECK(rows_taking(&g, 0) > 0);
   const tg_tma_desc d = tg_tma_desc_make((const void *)0x1000, TG_BF16, 1000, 63, 1000, 1, 63005, 64, 16, 128);
   CHECK(d.dims[2] == 1 && d.strides[1] == 1000 * 63 * 2);
   CHECK(tg_tma_desc_valid(&d, NULL, 0));
 }
 
 /* A row of D that ends inside a 16-byte piece (n = 303 bf16, ldd = 304) once had its TMA store
- * overwrite the padding after it: the rows now store such a D without TMA, and still take it. */
+ * overwrite the padding after it: the rows now store such a D without TMA (A's and B's maps
+ * only), and still take it. */
 static void test_store_granule(void) {
   tg_gemm g;
   tg_gemm_init(&g, 474, 303, 101, TG_BF16, TG_BF16);
   g.b_order = TG_COL_MAJOR;
   g.ldd = 304;
-  tg_layout L;
-  CHECK(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK);
-  tg_problem p;
-  tg_problem_build(&p, &g, &L, (const void *)0x100000, (const void *)0x200000, NULL, (void *)0x300000, 90, H100_SMS);
-  int rows_taking_it = 0;
-  for (int r = 0, n = tg_registry_count(); r < n; ++r) {
-    const tg_kernel *k = tg_registry_at(r);
-    tg_problem q;
-    if (!k->tma_maps || !row_accepts(k, &p, &q)) continue;
-    tg_tma_desc maps[MAX_MAPS];
-    const int count = k->tma_maps(&q, maps, MAX_MAPS);
-    CHECK_MSG(count == 2, "%s stores D by TMA (%d maps)", k->name, count);
-    ++rows_taking_it;
-  }
-  CHECK(rows_taking_it >= 9); /* all but the plain-epilogue-only row */
+  CHECK(rows_taking(&g, 2) >= 9); /* all but the plain-epilogue-only row */
 }
 
 /* Each limit of cuTensorMapEncodeTiled, broken one at a time. */
