@@ -15,7 +15,6 @@ import tilegemm
 from tilegemm import _core, _lib as L
 from tilegemm import spec
 
-from conftest import torch_or_none
 
 H100 = (90, 132)  # a virtual H100 SXM: sm_90, 132 SMs
 

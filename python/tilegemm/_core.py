@@ -11,7 +11,6 @@ arrays are refused.
 import atexit
 import ctypes
 import threading
-from collections import namedtuple
 
 from . import _lib as L
 
