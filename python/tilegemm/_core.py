@@ -10,7 +10,9 @@ arrays are refused.
 """
 import atexit
 import ctypes
+import struct
 import threading
+from collections import namedtuple
 
 from . import _lib as L
 
@@ -362,7 +364,7 @@ def _kernel_address(kernel):
 
 def _compute(compute, a_code):
     if compute is None:
-        return L.COMPUTE["s32"] if a_code == L.DTYPES["s8"] else L.COMPUTE["f32"]
+        return _DEFAULT_COMPUTE[a_code]
     try:
         return L.COMPUTE[compute]
     except (KeyError, TypeError):
@@ -393,10 +395,11 @@ def _torch_in_order(t, order):
     return t.contiguous() if order == L.ROW_MAJOR else t.mT.contiguous().mT
 
 
-class Request:
-    """A validated request ready for the C library: the packed tg_gemm fields, the four data
-    pointers, the device, what to return and what to copy back."""
-    __slots__ = ("fields", "a", "b", "c", "d", "device", "result", "copy_back", "keep")
+# A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
+# data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
+# in, and what must outlive the call (DLPack capsules).
+Request = namedtuple("Request", "fields a b c d device result copy_back keep")
+_DEFAULT_COMPUTE = {}  # dtype code -> tg_compute when compute is None
 
 
 def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream,
@@ -406,7 +409,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
     use_c = c is not None and beta != 0
     da = describe(a, "a", stream, need_data)
     db = describe(b, "b", stream, need_data)
-    keep = [da[6], db[6]]
+    keep = [da[6], db[6]] if da[6] is not None or db[6] is not None else None
     nda, ndb = len(da[2]), len(db[2])
     if nda not in (2, 3) or ndb not in (2, 3):
         raise _shape_error(f"a and b must be 2-D or 3-D (a batch), not {nda}-D and {ndb}-D")
@@ -448,7 +451,8 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
     copy_back = None
     if out is not None:
         dd = describe(out, "out", stream, need_data)
-        keep.append(dd[6])
+        if dd[6] is not None:
+            keep = (keep or []) + [dd[6]]
         if dd[2] != d_shape:
             raise _shape_error(f"out has shape {dd[2]}, expected {d_shape}")
         d_code = dd[4]
@@ -492,7 +496,8 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
     # another order is copied into D's.
     if use_c:
         dc = describe(c, "c", stream, need_data)
-        keep.append(dc[6])
+        if dc[6] is not None:
+            keep = (keep or []) + [dc[6]]
         ndc = len(dc[2])
         if ndc not in (2, 3) or dc[2][-2:] != (m, n) or (ndc == 3 and dc[2][0] not in (1, batch)):
             raise _shape_error(f"c has shape {dc[2]}, expected ({m}, {n}) or (batch, {m}, {n})")
@@ -512,7 +517,8 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
     bias_ptr, bias_code = 0, L.DTYPES["f32"]
     if bias is not None:
         dbias = describe(bias, "bias", stream, need_data)
-        keep.append(dbias[6])
+        if dbias[6] is not None:
+            keep = (keep or []) + [dbias[6]]
         if dbias[2] != (n,):
             raise _shape_error(f"bias has shape {dbias[2]}, expected ({n},)")
         if n > 1 and dbias[3][0] != 1:
@@ -521,24 +527,23 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
             dbias = describe(bias.contiguous(), "bias", stream, need_data)
         bias_ptr, bias_code = dbias[1], dbias[4]
 
-    r = Request()
-    r.fields = (m, n, k, batch, a_code, b_code, c_code, d_code, _compute(compute, a_code),
-                ma[3], mb[3], md[3], ma[4], mb[4], ldc, md[4], sa, sb, sc, md[5],
-                float(alpha), float(beta), _epilogue(bias is not None, activation), bias_ptr,
-                bias_code, _kernel_address(kernel))
-    r.a, r.b, r.c, r.d = da[1], db[1], c_ptr, dd[1]
-    r.device = dev
-    r.result = result
-    r.copy_back = copy_back
-    r.keep = keep
-    return r
+    fields = (m, n, k, batch, a_code, b_code, c_code, d_code,
+              _compute(compute, a_code) if compute is not None else _DEFAULT_COMPUTE[a_code],
+              ma[3], mb[3], md[3], ma[4], mb[4], ldc, md[4], sa, sb, sc, md[5], alpha, beta,
+              _epilogue(bias is not None, activation), bias_ptr, bias_code,
+              _kernel_address(kernel) if kernel is not None else 0)
+    return Request(fields, da[1], db[1], c_ptr, dd[1], dev, result, copy_back, keep)
 
 
 def run(r, stream):
     """tg_matmul for a built request on `stream` (an integer cudaStream_t)."""
     h = _state.handles.get(r.device) or handle(r.device)
     st = _state
-    L.GEMM_PACKER.pack_into(st.buf, 0, *r.fields)
+    try:
+        L.GEMM_PACKER.pack_into(st.buf, 0, *r.fields)
+    except struct.error:
+        raise TypeError(f"tilegemm: alpha and beta must be real numbers, not "
+                        f"{type(r.fields[20]).__name__} and {type(r.fields[21]).__name__}") from None
     s = L.tg_matmul(h.ptr, st.addr, r.a, r.b, r.c, r.d, stream)
     if s != L.OK:
         raise _fail(h.ptr, s)
@@ -551,3 +556,7 @@ def last_kernel(device=-1):
     """The kernel this thread's handle on `device` ran last ("" if none)."""
     h = _state.handles.get(device)
     return L.tg_last_kernel(h.ptr).decode() if h is not None else ""
+
+
+_DEFAULT_COMPUTE.update({code: L.COMPUTE["s32"] if name == "s8" else L.COMPUTE["f32"]
+                         for name, code in L.DTYPES.items()})
