@@ -9,7 +9,9 @@
 # Environment: OUT (log folder, default ./out), VENV (default /tmp/tilegemm-venv),
 #   CUDA_ARCHS (CMAKE_CUDA_ARCHITECTURES of the build, default 90a-real: H100/H200 only, the
 #   fastest build; "80;90a-real" is the library's default), JOBS (build jobs, default 16),
-#   BENCH_ARGS (extra arguments of tilegemm.bench).
+#   BENCH_ARGS (extra arguments of tilegemm.bench), PYTHON (default python3), NO_VENV=1 (install
+#   with pip --target into $VENV/site instead of a venv), EXTRA_CONFIG (more `-C key=value`
+#   settings for the build, e.g. "-C cmake.define.TILEGEMM_FAMILIES=common;ref").
 set -u
 OUT=${OUT:-$PWD/out}
 VENV=${VENV:-/tmp/tilegemm-venv}
@@ -20,18 +22,21 @@ finish() { echo; echo "==== summary"; printf '%s\n' "${summary[@]}"; exit "${1:-
 repo=$PWD
 
 start=$(date +%s)
-rm -rf "$VENV"
+rm -rf "$VENV" /tmp/tilegemm-pip-build
 target=()
-if python3 -m venv --system-site-packages "$VENV" >"$OUT/pip_install.log" 2>&1; then
+: >"$OUT/pip_install.log"
+if [ -z "${NO_VENV:-}" ] &&
+   "${PYTHON:-python3}" -m venv --system-site-packages "$VENV" >>"$OUT/pip_install.log" 2>&1; then
   py=$VENV/bin/python
-else  # no venv module: install into a folder on PYTHONPATH instead
-  py=python3
+else  # no venv: install into a folder on PYTHONPATH instead
+  py=${PYTHON:-python3}
   target=(--target "$VENV/site")
   export PYTHONPATH=$VENV/site${PYTHONPATH:+:$PYTHONPATH}
 fi
 export CMAKE_BUILD_PARALLEL_LEVEL=${JOBS:-16}
+# shellcheck disable=SC2086
 if "$py" -m pip install --no-build-isolation --no-index --no-deps -v "${target[@]}" . \
-     -C "cmake.define.CMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-90a-real}" \
+     -C "cmake.define.CMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS:-90a-real}" ${EXTRA_CONFIG:-} \
      -C build-dir=/tmp/tilegemm-pip-build >>"$OUT/pip_install.log" 2>&1; then
   note "pip install: ok in $(( $(date +%s) - start )) s ($(du -h "$($py -c 'import tilegemm; print(tilegemm.library_path)' 2>/dev/null)" 2>/dev/null | cut -f1) library)"
 else
@@ -43,7 +48,7 @@ nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.limit,temperature.gpu 
 # Tests from outside the tree, so that `import tilegemm` is the installed package; the ABI
 # probe (a C program printing the header's layout) is compiled for the ABI tests.
 work=$(mktemp -d)
-cc -I include python/tests/abi_probe.c -o "$work/abi_probe" 2>>"$OUT/pytest.log"
+cc -I include python/tests/abi_probe.c -o "$work/abi_probe" >>"$OUT/pip_install.log" 2>&1
 start=$(date +%s)
 (cd "$work" && TILEGEMM_ABI_PROBE="$work/abi_probe" TILEGEMM_CACHE= \
    "$py" -m pytest -p no:cacheprovider -q -rs --durations=8 "$repo/python/tests" \
