@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Plots of `tilegemm sweep` CSVs (columns: tools/cli/report.c, tg_report_csv_header).
 
-    python3 bench/plot.py bench/results/sweep_*.csv --out bench/results/
+    python3 bench/plot.py bench/results/sweep_squares_h100.csv   # one CSV: its stem prefixes the plots
 
 writes, into --out (default: the first CSV's directory):
   <prefix>_tflops_<type>.png  for every type with square shapes (M = N = K, batch 1; only the

@@ -7,17 +7,17 @@ BUILD=${BUILD:-build-gpu}
 OUT=${OUT:-$PWD/out}
 R=$OUT/results
 mkdir -p "$R"
-export TILEGEMM_CACHE=$R/tune_h100.txt
+export TILEGEMM_CACHE=$R/tune_cache_h100.txt
 B=$BUILD/tilegemm
 for set in ${TUNE_SETS:-squares llm}; do
   timeout ${TUNE_TIMEOUT:-200} $B tune --shapes bench/shapes/$set.txt --ab-dtype bf16 --iterations 10 --warmup 2 \
-    --csv "$R/tune_h100_${set}_bf16.csv" >"$R/tune_h100_${set}_bf16.txt" 2>&1
-  echo "tune $set: rc=$?"; tail -n 25 "$R/tune_h100_${set}_bf16.txt"
+    --csv "$R/tune_${set}_bf16_h100.csv" >"$R/tune_${set}_bf16_h100.txt" 2>&1
+  echo "tune $set: rc=$?"; tail -n 25 "$R/tune_${set}_bf16_h100.txt"
 done
 for spec in ${SWEEPS:-"squares:bf16,f16" "llm:bf16" "odd:bf16"}; do
   set=${spec%%:*}; types=${spec#*:}
   timeout ${SWEEP_TIMEOUT:-200} $B sweep --shapes bench/shapes/$set.txt --dtype $types --cold-l2 \
-    --out "$R/sweep_h100_${set}.csv" 2>"$R/sweep_h100_${set}.log"
-  echo "sweep $set ($types): rc=$?"; tail -n 3 "$R/sweep_h100_${set}.log"
+    --out "$R/sweep_${set}_h100.csv" 2>"$R/sweep_${set}_h100.log"
+  echo "sweep $set ($types): rc=$?"; tail -n 3 "$R/sweep_${set}_h100.log"
 done
 (cd "$OUT" && tar czf results.tar.gz results && rm -rf results)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # sanitize.sh — compute-sanitizer (memcheck with leak check, initcheck, racecheck, synccheck)
 # over the GPU tests, each run time-boxed; one summary line per run, logs under $OUT. The
-# initcheck runs leave C unwritten wherever beta == 0 (TILEGEMM_TEST_UNWRITTEN_C=1).
+# initcheck runs leave C unwritten wherever beta == 0 (TILEGEMM_TEST_UNWRITTEN_C=1); the
+# memcheck runs allocate every operand at exactly its extent (TILEGEMM_TEST_EXACT_EXTENT=1), so
+# a read past an operand's last element crosses its allocation, and they add 2,000 exact-extent
+# fuzz requests and the fuzz forced onto one kernel of each family.
 # Assumes scripts/gpu_suite.sh build has run (BUILD, default build-gpu).
 # Environment: SANITIZE_TOOLS (default "memcheck initcheck racecheck synccheck"), SANITIZE_RUNS
 # (';'-separated test commands instead of the list below), SANITIZE_TIMEOUT (s per run, 150),
@@ -9,8 +12,8 @@
 # e.g. "sm90_" after a change to the sm90 kernels alone), SANITIZE_JOBS (runs at once, default
 # 1: each is a process of its own on the one GPU, mostly bound by the sanitizer's host-side
 # work, so several share a 16-core machine well; summary lines still come out in list order).
-# racecheck: the sm90 feature suites outlast it even with --quick (six rows at once, none done in
-# 420 s, H100 2026-11-25), so for the sm90 rows it runs single `tilegemm bench` launches that take
+# racecheck: the sm90 feature suites outlast it even with --quick (none finished in 420 s on an
+# H100), so for the sm90 rows it runs single `tilegemm bench` launches that take
 # each shared-memory path once instead (sm90_racecheck_launches below: multi-wave stream-K with
 # the plain epilogue, the FULL epilogue with C and bias+GELU, the memory-bound spread, two whole
 # waves; 5-51 s each); the other feature suites run with --quick. A run that starts with
@@ -26,6 +29,7 @@ runs=(
   "test_gpu_grid --quick --family f32"
   "test_gpu_grid --quick --family s8"
   "test_gpu_fuzz --cases 60"
+  "test_gpu_graph"
   "test_gpu_features --kernel sm90_128x256x64"
   "test_gpu_features --kernel sm90_128x256x64_c1"
   "test_gpu_features --kernel sm90_256x128x64"
@@ -43,7 +47,20 @@ runs=(
   "test_gpu_features --kernel ref"
   "test_ladder_edges"
 )
-if [ -n "${SANITIZE_RUNS:-}" ]; then IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"; fi
+# memcheck only: the exact-extent fuzz in parts (2,000 requests), and forced onto a kernel of
+# each family (the fuzz's other input types are refused by it).
+memcheck_runs=()
+for part in 0 1 2 3 4 5 6 7; do
+  memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 250 --from $((20000 + 250 * part))")
+done
+for k in sm80_64x64x64 sm80_128x128x64_splitk sm80_tf32_64x64x32 sm80_s8_128x128x128 ladder_11_mma_swizzle \
+         ladder_12_mma_multistage ladder_09_wmma simt_07_warptile simt_06_vectorized ref sm90_128x64x64 sm90_128x256x64; do
+  memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 150 --kernel $k")
+done
+if [ -n "${SANITIZE_RUNS:-}" ]; then
+  IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"
+  memcheck_runs=()
+fi
 
 # Five single launches per sm90 row (name:tile_m:tile_n), shaped as test_gpu_features's cases:
 # 12×12 tiles cut short at k = 209 (over a wave of items, the last one mostly idle: stream-K),
@@ -82,11 +99,13 @@ sanitize_one() {
   local bin=$T/$r
   case "$r" in tilegemm*) bin=$BUILD/$r ;; esac
   # initcheck: C is allocated and never written where beta == 0 (gpu_case.h), so a read of it
-  # is an uninitialized read (TESTING.md: "initcheck with beta == 0 and C never written").
-  local unwritten_c=0
+  # is an uninitialized read (docs/testing.md, "Memory safety").
+  local unwritten_c=0 exact_extent=0
   [ "$tool" = initcheck ] && unwritten_c=1
+  [ "$tool" = memcheck ] && exact_extent=1
   # shellcheck disable=SC2086
-  TILEGEMM_TEST_UNWRITTEN_C=$unwritten_c timeout "$LIMIT" compute-sanitizer --tool "$tool" $extra \
+  TILEGEMM_TEST_UNWRITTEN_C=$unwritten_c TILEGEMM_TEST_EXACT_EXTENT=$exact_extent \
+    timeout "$LIMIT" compute-sanitizer --tool "$tool" $extra \
     --error-exitcode 99 $bin >"$log" 2>&1
   rc=$?
   summary=$(grep -oE "ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard[^$]*" "$log" | tail -1)
@@ -103,6 +122,7 @@ for tool in ${SANITIZE_TOOLS:-memcheck initcheck racecheck synccheck}; do
     esac
     tool_runs+=("$r")
   done
+  if [ "$tool" = memcheck ]; then tool_runs+=("${memcheck_runs[@]}"); fi
   if [ "$tool" = racecheck ] && [ -z "${SANITIZE_RUNS:-}" ]; then
     while IFS= read -r r; do tool_runs+=("$r"); done < <(sm90_racecheck_launches)
   fi

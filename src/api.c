@@ -20,6 +20,22 @@
 #include "tilegemm.h"
 #include "validate.h"
 
+/* The smallest workspace allocated: small requests then share one allocation. */
+#define TG_WORKSPACE_MIN_BYTES ((size_t)1 << 20)
+
+/* cudaMalloc that may run while a stream is being captured into a CUDA graph: the thread's
+ * capture mode is relaxed for the call (the allocation is the handle's, not the graph's, and
+ * outlives any graph that uses it; handle.h). */
+static cudaError_t device_malloc(void **ptr, size_t bytes) {
+  enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaError_t e = cudaThreadExchangeStreamCaptureMode(&mode);
+  if (e != cudaSuccess) return e;
+  e = cudaMalloc(ptr, bytes);
+  const cudaError_t restore = cudaThreadExchangeStreamCaptureMode(&mode);
+  if (e != cudaSuccess) *ptr = NULL;
+  return e != cudaSuccess ? e : restore;
+}
+
 /* Oldest architecture the library's kernels are built for. */
 #define TG_MIN_SM 80
 /* Name reported when the product vanishes (k == 0 or alpha == 0) and only the epilogue runs. */
@@ -71,6 +87,15 @@ tg_status tg_create(tg_handle **out) {
   h->sm = major * 10 + minor;
   h->sm_count = sms;
   h->last_kernel = "";
+  /* The readiness flags start zeroed, and every launch leaves them so (problem.h). */
+  const size_t flag_bytes = (size_t)sms * TG_SYNC_FLAGS_PER_SM * sizeof(unsigned);
+  if ((e = device_malloc((void **)&h->sync_flags, flag_bytes)) != cudaSuccess ||
+      (e = cudaMemset(h->sync_flags, 0, flag_bytes)) != cudaSuccess) {
+    if (h->sync_flags) cudaFree(h->sync_flags);
+    free(h);
+    (void)cudaGetLastError();
+    return tg_cuda_fail(NULL, fn, "allocating the readiness flags", e);
+  }
   tg_cache_init(&h->cache, &identity);
   /* The default tuning cache: its problems are warnings (tg_cache_warnings), never failures. */
   (void)tg_cache_load(h, NULL);
@@ -105,12 +130,14 @@ tg_status tg_create_virtual(tg_handle **out, int sm, int sm_count) {
 void tg_destroy(tg_handle *h) {
   if (!h) return;
   tg_cache_clear(&h->cache);
-  if (h->workspace || h->sync_flags) {
+  if (h->workspace || h->sync_flags || h->retired_count) {
     /* tg_destroy returns nothing: a failure here (the device or its context already gone, whose
      * memory went with it) is taken off the runtime's last-error slot and the rest still runs. */
     int prev = -1, ok = cudaGetDevice(&prev) == cudaSuccess;
     if (prev != h->device && cudaSetDevice(h->device) != cudaSuccess) ok = 0;
     if (h->workspace && cudaFree(h->workspace) != cudaSuccess) ok = 0;
+    for (int i = 0; i < h->retired_count; ++i)
+      if (cudaFree(h->retired[i]) != cudaSuccess) ok = 0;
     if (h->sync_flags && cudaFree(h->sync_flags) != cudaSuccess) ok = 0;
     if (prev >= 0 && prev != h->device && cudaSetDevice(prev) != cudaSuccess) ok = 0;
     if (!ok) (void)cudaGetLastError();
@@ -157,42 +184,23 @@ tg_status tg_check(tg_handle *h, const tg_gemm *g) {
   return tg_succeed(h);
 }
 
+/* Grows the workspace to at least `bytes`: at least doubling it, from TG_WORKSPACE_MIN_BYTES,
+ * and keeping the outgrown one (handle.h), so that no call frees memory. */
 static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
   if (bytes <= h->workspace_bytes) return TG_OK;
-  if (h->workspace) cudaFree(h->workspace);
-  h->workspace = NULL;
-  h->workspace_bytes = 0;
-  cudaError_t e = cudaMalloc(&h->workspace, bytes);
+  if (h->workspace && h->retired_count == TG_RETIRED_WORKSPACES)
+    return tg_fail(h, TG_ERR_INTERNAL, "%s: the workspace grew more than %d times", fn, TG_RETIRED_WORKSPACES);
+  size_t grown = h->workspace_bytes ? 2 * h->workspace_bytes : TG_WORKSPACE_MIN_BYTES;
+  if (grown < bytes) grown = bytes;
+  void *fresh = NULL;
+  cudaError_t e = device_malloc(&fresh, grown);
   if (e != cudaSuccess) {
-    h->workspace = NULL;
     (void)cudaGetLastError();
     return tg_cuda_fail(h, fn, "allocating the workspace", e);
   }
-  h->workspace_bytes = bytes;
-  return TG_OK;
-}
-
-/* The readiness flags (problem.h) and this launch's epoch: allocated and zeroed on `stream` at
- * first use, zeroed again when the epoch count wraps (so an epoch is never reused while a flag
- * may still hold it). */
-static tg_status next_sync_epoch(tg_handle *h, const char *fn, tg_stream stream, tg_problem *q) {
-  const size_t bytes = (size_t)h->sm_count * TG_SYNC_FLAGS_PER_SM * sizeof(unsigned);
-  cudaError_t e = cudaSuccess;
-  if (!h->sync_flags) {
-    if ((e = cudaMalloc((void **)&h->sync_flags, bytes)) != cudaSuccess) {
-      h->sync_flags = NULL;
-      (void)cudaGetLastError();
-      return tg_cuda_fail(h, fn, "allocating the readiness flags", e);
-    }
-    h->sync_epoch = 0;
-  }
-  if (h->sync_epoch == 0) {
-    if ((e = cudaMemsetAsync(h->sync_flags, 0, bytes, (cudaStream_t)stream)) != cudaSuccess)
-      return tg_cuda_fail(h, fn, "zeroing the readiness flags", e);
-    h->sync_epoch = 1;
-  }
-  q->sync_flags = h->sync_flags;
-  q->sync_epoch = h->sync_epoch++;
+  if (h->workspace) h->retired[h->retired_count++] = h->workspace;
+  h->workspace = fresh;
+  h->workspace_bytes = grown;
   return TG_OK;
 }
 
@@ -206,26 +214,8 @@ static tg_status after_launch(tg_handle *h, const char *fn, const char *name, tg
 
 /* Workspace layout of a plan: [kernel scratch][repacked A][repacked B], each part aligned. */
 #define TG_WORKSPACE_ALIGN 256
-typedef struct repack_layout {
-  int64_t ld, batch_stride, batch; /* the copy's storage; batch 1 when broadcast */
-  size_t offset, bytes;
-} repack_layout;
 
 static size_t align_up(size_t x) { return (x + TG_WORKSPACE_ALIGN - 1) / TG_WORKSPACE_ALIGN * TG_WORKSPACE_ALIGN; }
-
-/* Storage of a repacked operand (rows × cols, `order`): rows padded to 16 bytes. */
-static repack_layout repack_plan(int64_t rows, int64_t cols, tg_order order, int64_t stride,
-                                 int64_t batch, size_t elem_bytes, size_t offset) {
-  repack_layout r;
-  const int64_t per_chunk = (int64_t)(16 / elem_bytes);
-  const int64_t inner = order == TG_ROW_MAJOR ? cols : rows, outer = order == TG_ROW_MAJOR ? rows : cols;
-  r.ld = (inner + per_chunk - 1) / per_chunk * per_chunk;
-  r.batch = stride == 0 ? 1 : batch;
-  r.batch_stride = stride == 0 ? 0 : r.ld * outer;
-  r.offset = offset;
-  r.bytes = align_up((size_t)(r.ld * outer * r.batch) * elem_bytes);
-  return r;
-}
 
 /* Enqueues the plan's repacks and its kernel (or the epilogue alone). */
 static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_problem *p,
@@ -233,39 +223,34 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
   const tg_kernel *k = plan->kernel;
   const char *name = k ? k->name : k_epilogue_only;
   if (!k) return after_launch(h, fn, name, tg_ref_launch(p, stream));
-  tg_problem q = *p; /* as the kernel sees it */
+  tg_problem q = *p; /* as the kernel sees it: repacked operands in their new layout */
   tg_plan_apply(plan, &q);
-  const size_t ea = tg_dtype_size(p->a_type), eb = tg_dtype_size(p->b_type);
   const size_t kernel_bytes = align_up(k->workspace ? k->workspace(&q) : 0);
-  repack_layout ra = repack_plan(p->m, p->k, q.a_order, p->batch_stride_a, p->batch, ea, kernel_bytes);
-  repack_layout rb = repack_plan(p->k, p->n, q.b_order, p->batch_stride_b, p->batch, eb,
-                                 kernel_bytes + (plan->repack_a ? ra.bytes : 0));
-  const size_t total = rb.offset + (plan->repack_b ? rb.bytes : 0);
+  const tg_repack_geometry ra = tg_plan_repack_geometry(p->m, p->k, q.a_order, p->batch_stride_a, p->batch,
+                                                        tg_dtype_size(p->a_type));
+  const tg_repack_geometry rb = tg_plan_repack_geometry(p->k, p->n, q.b_order, p->batch_stride_b, p->batch,
+                                                        tg_dtype_size(p->b_type));
+  const size_t a_at = kernel_bytes, b_at = a_at + (plan->repack_a ? align_up(ra.bytes) : 0);
+  const size_t total = b_at + (plan->repack_b ? align_up(rb.bytes) : 0);
   tg_status s = ensure_workspace(h, fn, total);
   if (s != TG_OK) return s;
   q.workspace = h->workspace;
   q.workspace_bytes = kernel_bytes;
   if (plan->repack_a) {
     tg_matrix_ref src = {p->a, p->a_order, p->lda, p->batch_stride_a};
-    tg_matrix_ref dst = {(char *)h->workspace + ra.offset, q.a_order, ra.ld, ra.batch_stride};
-    s = after_launch(h, fn, "repack A", tg_repack_launch(src, dst, p->m, p->k, ra.batch, (int)ea, stream));
+    tg_matrix_ref dst = {(char *)h->workspace + a_at, q.a_order, q.lda, q.batch_stride_a};
+    s = after_launch(h, fn, "repack A", tg_repack_launch(src, dst, p->m, p->k, ra.batches, (int)tg_dtype_size(p->a_type), stream));
     if (s != TG_OK) return s;
     q.a = dst.ptr;
-    q.lda = ra.ld;
-    q.batch_stride_a = ra.batch_stride;
   }
   if (plan->repack_b) {
     tg_matrix_ref src = {p->b, p->b_order, p->ldb, p->batch_stride_b};
-    tg_matrix_ref dst = {(char *)h->workspace + rb.offset, q.b_order, rb.ld, rb.batch_stride};
-    s = after_launch(h, fn, "repack B", tg_repack_launch(src, dst, p->k, p->n, rb.batch, (int)eb, stream));
+    tg_matrix_ref dst = {(char *)h->workspace + b_at, q.b_order, q.ldb, q.batch_stride_b};
+    s = after_launch(h, fn, "repack B", tg_repack_launch(src, dst, p->k, p->n, rb.batches, (int)tg_dtype_size(p->b_type), stream));
     if (s != TG_OK) return s;
     q.b = dst.ptr;
-    q.ldb = rb.ld;
-    q.batch_stride_b = rb.batch_stride;
   }
-  /* Flags only for rows that wait on them, and only when they asked for scratch (which the sm90
-   * rows do exactly when stream-K may apply): other launches neither allocate nor count. */
-  if (k->sync_flags && kernel_bytes && (s = next_sync_epoch(h, fn, stream, &q)) != TG_OK) return s;
+  q.sync_flags = h->sync_flags;
   return after_launch(h, fn, name, k->launch(&q, stream));
 }
 

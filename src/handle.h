@@ -10,6 +10,9 @@
 #include "tune_cache.h"
 
 #define TG_MESSAGE_BYTES 512
+/* Outgrown workspaces a handle can keep: each growth at least doubles the size from
+ * TG_WORKSPACE_MIN_BYTES, so this covers any size a device can hold. */
+#define TG_RETIRED_WORKSPACES 48
 
 struct tg_handle {
   int device;                  /* CUDA ordinal; -1 for a virtual handle */
@@ -17,8 +20,11 @@ struct tg_handle {
   int sm_count;
   void *workspace;             /* device scratch owned by the handle, grown on demand */
   size_t workspace_bytes;
-  unsigned *sync_flags;        /* readiness flags of the kernels (problem.h), zeroed; lazily */
-  unsigned sync_epoch;         /* launches so far (mod 2^32, skipping 0): the next epoch */
+  /* Workspaces outgrown: kept until tg_destroy, because work enqueued earlier or captured into
+   * a CUDA graph may still use them (and cudaFree would stall the device, or break a capture). */
+  void *retired[TG_RETIRED_WORKSPACES];
+  int retired_count;
+  unsigned *sync_flags;        /* readiness flags of the kernels (problem.h), zeroed at creation */
   const char *last_kernel;     /* static string from the registry, or "" */
   tg_tune_cache cache;         /* the planner's memory of tg_tune (tune_cache.h) */
   tg_plan_memo memo;           /* the last few plans (plan_memo.h) */

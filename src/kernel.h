@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include "problem.h"
+#include "tma_desc.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,11 @@ typedef double (*tg_waves_fn)(const tg_problem *p);
  *  a reason ("needs k % 8 == 0") into why and returns a tg_status. why_len may be 0 (why NULL):
  *  the planner asks without wanting the reason; snprintf writes nothing then. */
 typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t why_len);
+
+/** Optional, for rows that load through TMA: the tensor maps the launch for p would encode,
+ *  up to `max` of them into out; returns how many (-1 if the row would not launch p). The row's
+ *  check holds them within the driver's limits (tma_desc.h), and the CPU tests hold it to that. */
+typedef int (*tg_tma_maps_fn)(const tg_problem *p, tg_tma_desc *out, int max);
 
 /* Masks for tg_kernel fields. */
 #define TG_MASK(x) (1u << (unsigned)(x))
@@ -85,6 +91,7 @@ typedef struct tg_kernel {
   tg_splits_fn splits;            /* may be NULL */
   tg_waves_fn waves;              /* may be NULL */
   tg_extra_check_fn extra_check;  /* may be NULL */
+  tg_tma_maps_fn tma_maps;        /* may be NULL */
 } tg_kernel;
 
 #ifdef __cplusplus

@@ -39,8 +39,24 @@ int tg_plan_tunable(const tg_kernel *k);
 tg_status tg_plan_choose(const tg_problem *p, const char *forced, const tg_tune_cache *cache,
                          tg_plan *plan, char *why, size_t why_len);
 
-/* The problem as the kernel of `plan` sees it after repacking: operands K-major and 16-byte
- * aligned where repacked (pointers and strides are filled in at launch). */
+/* Lines of a repacked operand start on this many bytes (the workspace's parts on more). */
+#define TG_REPACK_LINE_ALIGN 16
+/* Where tg_plan_apply places a repacked operand until the launch knows its workspace address:
+ * aligned as the workspace's parts are, so a row's check sees the alignment the launch has. */
+#define TG_PLAN_REPACK_ADDRESS ((uintptr_t)4096)
+
+/* The storage of a repacked operand, rows × cols in `order`: lines padded to
+ * TG_REPACK_LINE_ALIGN bytes, one matrix when batch_stride is 0 (shared by every batch). */
+typedef struct tg_repack_geometry {
+  int64_t ld, batch_stride, batches;
+  size_t bytes;
+} tg_repack_geometry;
+tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order order, int64_t batch_stride,
+                                           int64_t batch, size_t elem_bytes);
+
+/* The problem as the kernel of `plan` sees it: each repacked operand in its new order, leading
+ * dimension and batch stride, at TG_PLAN_REPACK_ADDRESS until the launch puts it in the
+ * workspace. A row's check judges this problem, so it sees what the launch will run. */
 void tg_plan_apply(const tg_plan *plan, tg_problem *p);
 
 /* Estimated time of a plan, in arbitrary units comparable between plans of any family

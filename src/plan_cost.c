@@ -16,9 +16,8 @@
  *   to the best row of its family; family speed (below) puts the families on one scale per
  *   architecture. Both come from measured sweeps (docs/tuning.md says how to refit them).
  *   A row's shortfall is its operand feed when every SM pulls at once; a plan that fills part of
- *   the machine runs its CTAs closer to the best row's speed (H100 tuning run of 2026-11-24:
- *   128×4096×4096, 64 CTAs of sm90_128x64x64, efficiency 47 at full waves, ran 26.4 µs against
- *   36.9 for the sm80 split-K plan the unscaled model chose).
+ *   the machine runs its CTAs closer to the best row's speed, so the shortfall is scaled by the
+ *   fill (docs/tuning.md has the measurement).
  * - tile overhead (registry row, in k units): what a tile costs beyond its math when nothing
  *   overlaps it (the epilogue, refilling the pipeline); it makes short-K problems prefer rows
  *   that hide it (pingpong). Rows that leave it 0 are costed by their k alone. Reading C and
@@ -32,15 +31,14 @@
  *   partial sums) counts as written and read once at L2's speed. Without it the model charged
  *   memory-bound problems (decode: M of 1…128 against 4096-wide weights) by their math alone,
  *   in which a 64-row split-K tile looks cheaper than a 128-row wgmma tile whose extra rows cost
- *   nothing while the loads set the time (H100 tuning run of 2026-11-25: 64×4096×4096 split-K
- *   34.8 µs, sm90_128x64x64 25.6 µs).
+ *   nothing while the loads set the time.
  */
 #include <string.h>
 
 #include "plan.h"
 
 /* Multiply-adds per SM per unit time at 100% efficiency, against bytes moved per SM per unit
- * time (H100: ~640 TFLOP/s mma.sync, ~3 TB/s DRAM, i.e. about 107 multiply-adds per byte). */
+ * time: an H100's mma.sync rate over its DRAM bandwidth. */
 #define TG_MACS_PER_BYTE 107.0
 #define TG_PERCENT 100.0
 /* Tile assumed for rows that declare none. */
@@ -50,23 +48,20 @@
 /* Each byte of a partial sum or repacked operand is written once and read once. */
 #define TG_WRITE_AND_READ 2.0
 /* A split-K plan's second kernel (the reduction of the partial sums), whatever its size: a
- * launch and a pass over the partials that cannot start before the GEMM ends, about 3 µs on
- * the H100, where the cost unit is worth about 2.5 million (sm90_128x256x64 at 4096³: 554
- * million in 218.5 µs, tuning run of 2026-11-22). Without it the heuristic took split-K rows
- * for small squares that the reduction makes slower (512³ bf16: 12.7 µs against 9.8 µs). */
+ * launch and a pass over the partials that cannot start before the GEMM ends, about 3 µs on an
+ * H100, where a cost unit is worth about 2.5 million per µs. Without it the heuristic sent small
+ * squares to split-K rows that the reduction makes slower (docs/tuning.md). */
 #define TG_SPLIT_K_REDUCTION_COST (3.0 * 2.5e6)
 
-/* Cost units per byte a plan must stream from DRAM: the unit is worth about 2.54 million per
- * µs (above), and memory-bound GEMMs stream about 2.5 TB/s on the H100 (back-to-back launches
- * of 64×14336×4096 bf16 on sm90_128x128x64: 117 MB in 46.7 µs, 2026-11-25). */
+/* Cost units per byte a plan must stream from DRAM: about 2.54 million units per µs (above)
+ * against the rate memory-bound GEMMs stream at on an H100, about 2.5 TB/s (docs/tuning.md). */
 #define TG_MEMORY_COST_PER_BYTE (2.54e6 / 2.5e6)
 /* ... and per byte that stays in L2 (a row's scratch: written, then read back soon by another
- * CTA): L2 fed the SMs 7.3 TB/s on the H100 (4096³ with the math removed, docs/sm90.md). */
+ * CTA), at the rate L2 fed the SMs on an H100 with the math removed. */
 #define TG_L2_COST_PER_BYTE (2.54e6 / 7.3e6)
 /* Share of the shorter of the two times (compute, memory) that does not overlap the longer:
- * a CTA waits for its first loads and drains its last tile unoverlapped. Fitted to the same
- * run: with it the replay of the decode shapes keeps every choice within 1.10× of the fastest
- * sm90 row. */
+ * a CTA waits for its first loads and drains its last tile unoverlapped. Fitted so that the
+ * replay of the decode shapes (test_heuristic_replay) picks rows close to the fastest. */
 #define TG_ROOFLINE_OVERLAP_LOSS 0.2
 
 /* Throughput of a family on an architecture range relative to the fastest family there.
@@ -79,11 +74,10 @@ typedef struct family_speed {
 } family_speed;
 
 static const family_speed k_family_speeds[] = {
-    /* H100 SXM (132 SMs), CUDA 13.0, bf16 4096³: best sm80 row (sm80_128x128x64) 447
-     * TFLOP/s (2026-11-23) against the best sm90 row (sm90_128x256x64) 767 TFLOP/s. */
+    /* The best sm80 row against the best sm90 row, bf16 4096³ on an H100 (docs/tuning.md). */
     {"sm80", 90, 90, 447.0 / 767.0},
-    /* The reference kernel: 8.5 TFLOP/s at 4096³ bf16 on the H100 (README) against 767. It
-     * only wins where nothing else serves. */
+    /* The reference kernel against the best sm90 row, the same way. It only wins where
+     * nothing else serves. */
     {"ref", TG_SM_ANY_MIN, TG_SM_ANY_MAX, 8.5 / 767.0},
 };
 

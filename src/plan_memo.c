@@ -12,7 +12,6 @@ static void key_of(const tg_problem *p, tg_problem *key) {
   key->workspace = NULL;
   key->workspace_bytes = 0;
   key->sync_flags = NULL;
-  key->sync_epoch = 0;
 }
 
 /* The remembered name of a forced kernel: "" for the automatic choice; 0 when too long. */

@@ -54,17 +54,18 @@ typedef struct tg_problem {
   void *workspace;                  /* handle-owned device scratch, workspace_bytes long */
   size_t workspace_bytes;
   /* Inter-CTA readiness flags (stream-K): handle-owned, sm_count × TG_SYNC_FLAGS_PER_SM words,
-   * which the host only ever zeroes (when allocated, and when the launch count wraps). A launch
-   * marks a flag ready by writing its sync_epoch, a value no earlier launch on this handle wrote,
-   * so no reset is needed between launches (a CUDA graph would freeze the epoch: kernels that
-   * wait on flags stay off it while the stream is captured). NULL on virtual handles. */
+   * zeroed when the handle is created. Within a launch each flag is set to TG_SYNC_FLAG_READY by
+   * at most one CTA and, once seen, cleared by the one CTA that waits for it, so every launch
+   * leaves them zero: nothing on the host changes between launches, and a launch captured into a
+   * CUDA graph replays as it ran. NULL on virtual handles. */
   unsigned *sync_flags;
-  unsigned sync_epoch;
 } tg_problem;
 
 /* Readiness flags per multiprocessor (a persistent kernel has at most one CTA per SM, with at
  * most this many flag owners each). */
 #define TG_SYNC_FLAGS_PER_SM 4
+/* The value of a set readiness flag (a clear one is 0). */
+#define TG_SYNC_FLAG_READY 1u
 
 /* Bytes a request must move at least: A and B read once, D written once (and C read once when
  * beta != 0), over every batch. With its flops (tg_problem_flops) it places a request on the

@@ -2,7 +2,7 @@
  * tune.c — tg_tune: time every tunable kernel that can serve a request, verify the fastest,
  * remember it in the handle's cache.
  *
- * Method (PERFORMANCE.md): each candidate runs `warmup` times untimed, then `iterations` times,
+ * Method (docs/performance.md): each candidate runs `warmup` times untimed, then `iterations` times,
  * each run between its own pair of CUDA events; the median is kept. With flush_l2, a memset of
  * a buffer twice the L2 size precedes every timed run (outside its events), so every run reads
  * its operands from DRAM, as in a model where each GEMM's inputs were produced long before.

@@ -7,7 +7,7 @@
 #include "device.h"
 #include "ref/ref_compare.h"
 
-/* The bound of TESTING.md, as tools/common/tolerance.c computes it. */
+/* The bound of docs/testing.md, as tools/common/tolerance.c computes it. */
 #define TG_BOUND_FACTOR 4.0
 #define TG_EPILOGUE_ROUNDINGS 4.0
 #define TG_GELU_MAX_SLOPE 1.13

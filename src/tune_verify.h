@@ -1,6 +1,6 @@
 /*
  * tune_verify.h — tg_tune's check of a kernel: one run into a NaN-filled D, compared element
- * by element with tg_reference under the error bound of TESTING.md, a band of rows at a time
+ * by element with tg_reference under the error bound of docs/testing.md, a band of rows at a time
  * so that the oracle's fp64 output stays small at any size.
  */
 #ifndef TG_TUNE_VERIFY_H

@@ -190,11 +190,11 @@ __device__ __forceinline__ float thread_load_float_type(const void *base, int64_
 /* The bias of the J column pairs (col + 8j, col + 8j + 1), col even, that a thread finishes in
  * one chunk of an unrolled epilogue (the sm90 TMA-store epilogue; bias+ReLU into 16-bit D takes
  * the whole tile's at the end of the mainloop instead), for a request bias of D's type DT: all
- * loaded before any is used, so a chunk costs one memory round trip instead of one per pair
- * (H100, 4096³ bf16 bias+ReLU: 0.885× cuBLAS with a guarded load per element), one load per pair
- * where the pairs are aligned and inside the matrix. Elsewhere (edge tiles, whose stores the
- * caller clips) each element alone, columns past n reading element n - 1. Nothing is loaded (all
- * zero) when PLAIN, without a bias, or with a bias along m, which the caller loads per row. */
+ * loaded before any is used, so a chunk costs one memory round trip instead of one per pair (a
+ * guarded load per element was markedly slower), one load per pair where the pairs are aligned
+ * and inside the matrix. Elsewhere (edge tiles, whose stores the caller clips) each element
+ * alone, columns past n reading element n - 1. Nothing is loaded (all zero) when PLAIN, without
+ * a bias, or with a bias along m, which the caller loads per row. */
 template <int DT, bool PLAIN, int J>
 __device__ __forceinline__ void thread_load_bias_pairs(const tg_problem &p, int64_t col,
                                                        float (&b)[J][2]) {

@@ -54,6 +54,41 @@ __device__ __forceinline__ void thread_store_shared_16(uint32_t smem_addr, uint4
                : "memory");
 }
 
+/* Ors `v` into the 16-byte value (lo, hi) at byte `at` (v fits in the bytes left there). */
+__device__ __forceinline__ void thread_put_bytes(uint64_t &lo, uint64_t &hi, int at, uint64_t v) {
+  if (at < 8) lo |= v << (8 * at);
+  else hi |= v << (8 * (at - 8));
+}
+
+/* Fills the 16 shared bytes at smem_addr with the first `bytes` (0..16) of the 16-byte-aligned
+ * chunk at gmem and zeros after them, reading no global byte at or past gmem + bytes. A whole
+ * chunk, or none, moves by cp.async (src-size 0 reads nothing); a part goes through registers
+ * with loads of 8, 4, 2 and 1 bytes, because a cp.async of 16 with a smaller src-size is a
+ * 16-byte read of the source for compute-sanitizer and may cross the end of an operand. */
+__device__ __forceinline__ void thread_copy_chunk_prefix(uint32_t smem_addr, const void *gmem, int bytes) {
+  if (bytes == 0 || bytes == 16) {
+    thread_cp_async_16(smem_addr, gmem, bytes);
+    return;
+  }
+  const unsigned char *src = static_cast<const unsigned char *>(gmem);
+  uint64_t lo = 0, hi = 0;
+  int at = 0;
+  if (bytes & 8) {
+    lo = *reinterpret_cast<const uint64_t *>(src);
+    at = 8;
+  }
+  if (bytes & 4) {
+    thread_put_bytes(lo, hi, at, *reinterpret_cast<const uint32_t *>(src + at));
+    at += 4;
+  }
+  if (bytes & 2) {
+    thread_put_bytes(lo, hi, at, *reinterpret_cast<const uint16_t *>(src + at));
+    at += 2;
+  }
+  if (bytes & 1) thread_put_bytes(lo, hi, at, src[at]);
+  thread_store_shared_16(smem_addr, make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32)));
+}
+
 /* Closes the group of cp.async issued by this thread since the previous commit. */
 __device__ __forceinline__ void thread_cp_async_commit() {
   asm volatile("cp.async.commit_group;\n" ::: "memory");

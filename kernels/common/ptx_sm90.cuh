@@ -213,13 +213,16 @@ __device__ __forceinline__ void thread_flag_publish(unsigned *flag, unsigned val
   asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
 }
 
-/* Spins until *flag == value; the acquire makes the publisher's writes visible to this thread
- * and, through a barrier that follows, to the threads that pass it with this one. */
-__device__ __forceinline__ void thread_flag_wait(const unsigned *flag, unsigned value) {
+/* Spins until *flag == value, then clears it (the waiter is the flag's only reader, and nothing
+ * sets it again in the same launch, so the next launch finds it clear); the acquire makes the
+ * publisher's writes visible to this thread and, through a barrier that follows, to the threads
+ * that pass it with this one. */
+__device__ __forceinline__ void thread_flag_take(unsigned *flag, unsigned value) {
   unsigned seen;
   do {
     asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
   } while (seen != value);
+  asm volatile("st.relaxed.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(0u) : "memory");
 }
 
 /* ---- shared-memory matrix descriptors ------------------------------------------------------ */

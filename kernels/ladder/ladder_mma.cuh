@@ -94,10 +94,12 @@ __device__ __forceinline__ void thread_advance_loader(MmaLoader &l) {
   l.k_left -= C::kTileK;
 }
 
-/* One chunk into shared memory: cp.async when the operand is 16-byte aligned (zero-filling
- * past `bytes`), else gathered through registers and stored (the odd-ld path, synchronous). */
+/* One chunk into shared memory, its first `bytes` read and the rest zero-filled: when the
+ * operand is 16-byte aligned, cp.async for a whole chunk (thread_copy_chunk_prefix takes a cut
+ * one through registers); else gathered element by element and stored (the odd-ld path,
+ * synchronous). */
 __device__ __forceinline__ void thread_copy_chunk(uint32_t smem_addr, const void *src, int bytes, bool vec) {
-  if (vec) thread_cp_async_16(smem_addr, src, bytes);
+  if (vec) thread_copy_chunk_prefix(smem_addr, src, bytes);
   else thread_store_shared_16(smem_addr, thread_load_chunk_or_zero(src, bytes, false));
 }
 

@@ -1,6 +1,6 @@
 /*
  * ref_compare.cu — compares D with the oracle's fp64 result, element by element, with the
- * bound of TESTING.md (the host computes rel and abs: src/tune_verify.c), and fills D with NaN
+ * bound of docs/testing.md (the host computes rel and abs: src/tune_verify.c), and fills D with NaN
  * before a checked run. One thread per element in a grid-stride loop; the worst ratio and the
  * failure count are reduced per block in shared memory, then with one atomic each.
  */

@@ -1,11 +1,10 @@
 /*
  * sm80_rows.c — registry rows of the sm80 family (mma.sync + ldmatrix + cp.async multistage).
  * Runs on sm_80 and later. Occupancy is CTAs per SM from shared memory; efficiency is the
- * planner's relative throughput per wave (from H100 measurements of 4096³, 2026-11-23: bf16
- * 128x256 442, 256x128 441, 128x128 447 TF/s, equal within the noise, so the large tiles, which
- * load fewer bytes per flop, stay first at 100; tf32 and int8 against their own best row
- * (tf32 4096³: 256x128 223, 128x128 213 TF/s, 2026-11-23);
- * bench/fit_heuristic.py refits them from `tilegemm tune` output).
+ * planner's relative throughput per wave, measured at 4096³ (docs/tuning.md): the 16-bit rows
+ * run equal within the noise, so the large tiles, which load fewer bytes per flop, stay first at
+ * 100; tf32 and int8 rows are scaled against their own best row. bench/fit_heuristic.py refits
+ * them from `tilegemm tune` output.
  * Every row may repack A/B (odd leading dimensions, offset pointers, MN-major tf32/int8) into
  * K-major, 16-byte-aligned copies, so no request is refused for its layout or alignment.
  */

@@ -7,7 +7,8 @@
  *
  * A K-major operand tile is [rows = m or n][128 bytes of k]; an MN-major tile is
  * [rows = k][the m or n extent]. Both are filled from global memory by BlockTileLoader with
- * 16-byte cp.async, zero-filling whatever lies past the matrix edge.
+ * 16-byte cp.async, zero-filling whatever lies past the matrix edge; a chunk cut by the edge
+ * goes through registers (thread_copy_chunk_prefix), so no byte past the operand is read.
  */
 #ifndef TG_SM80_SMEM_TILE_CUH
 #define TG_SM80_SMEM_TILE_CUH
@@ -83,7 +84,7 @@ struct BlockTileLoader {
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld)) {
       const int b = row + j * kRowStep < rows_end ? bytes : 0;
-      thread_cp_async_16(dst + j * kSmemRowStep, b ? src : fallback, b);
+      thread_copy_chunk_prefix(dst + j * kSmemRowStep, b ? src : fallback, b);
     }
   }
 
@@ -121,7 +122,7 @@ struct BlockTileLoader {
     const char *src = ptr;
 #pragma unroll
     for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld))
-      thread_cp_async_16(dst + j * kSmemRowStep, src, bytes);
+      thread_copy_chunk_prefix(dst + j * kSmemRowStep, src, bytes);
   }
 
   /* Moves to the next tile along the contiguous dimension (K-major operands)... */

@@ -35,7 +35,7 @@ struct Sm80BF16 {
   }
 };
 
-/* fp32 data multiplied as tf32, rounded to nearest, ties to even (TESTING.md's u_in = 2⁻¹¹),
+/* fp32 data multiplied as tf32, rounded to nearest, ties to even (docs/testing.md's u_in = 2⁻¹¹),
  * instead of letting the tensor core truncate (2⁻¹⁰, mma.sync ignores the low 13 bits). Each
  * warp rounds the fragment registers it multiplies (kRoundsFragments) with thread_cvt_rn_tf32,
  * one instruction per register on sm_90 (cvt.rna is a four-instruction sequence there, and

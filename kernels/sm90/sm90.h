@@ -7,19 +7,22 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "problem.h"
+#include "tma_desc.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* A row's four entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its launcher,
- * its stream-K workspace in bytes, its wave count for the planner and its check (kernel.h's
- * extra_check: tg_sm90_check, and what a row of wide accumulators does not serve). */
+/* A row's five entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its launcher,
+ * its stream-K workspace in bytes, its wave count for the planner, its check (kernel.h's
+ * extra_check: the TMA maps within the driver's limits, and what a row of wide accumulators
+ * does not serve) and the TMA maps its launch encodes (kernel.h's tma_maps). */
 #define TG_SM90_ROW_DECLARE(name)                                                \
   tg_status tg_sm90_launch_##name(const tg_problem *p, struct CUstream_st *stream); \
   size_t tg_sm90_workspace_##name(const tg_problem *p);                            \
   double tg_sm90_waves_##name(const tg_problem *p);                                \
-  tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len);
+  tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len);  \
+  int tg_sm90_maps_##name(const tg_problem *p, tg_tma_desc *out, int max);
 
 TG_SM90_ROW_DECLARE(128x256)
 TG_SM90_ROW_DECLARE(128x256_c1)
@@ -52,9 +55,6 @@ static inline int64_t tg_sm90_whole_item_clusters(int64_t items, int64_t cluster
   const int64_t rounds = (items + clusters - 1) / clusters;
   return (items + rounds - 1) / rounds;
 }
-
-/* TMA limits beyond the row's data: strides below 2^40 bytes. */
-tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len);
 
 #ifdef __cplusplus
 }

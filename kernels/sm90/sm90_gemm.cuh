@@ -90,10 +90,13 @@
 
 /* TMA strides stay below 2^40 bytes. */
 #define TG_SM90_MAX_TMA_STRIDE_BYTES (1LL << 40)
+/* A TMA store writes whole 16-byte pieces of a line: where a line of D ends inside one, the
+ * store would overwrite the padding after it (or run past the last row's end). */
+#define TG_SM90_TMA_STORE_GRANULE 16
 
 /* How the sm90 kernel finishes a tile. The first three store D by TMA (epilogue_tma), each
  * compiled per D type (f32, f16, bf16), for D 16-byte aligned with strides a tensor map can
- * describe:
+ * describe and rows that end on a 16-byte boundary (TG_SM90_TMA_STORE_GRANULE):
  *   PLAIN      D = alpha·acc;
  *   BIAS_RELU  D = act(alpha·acc + bias), ReLU or none, bias of D's type along n
  *              (tg_epilogue_is_inline): a few instructions per pair;
@@ -118,7 +121,8 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
   const bool d_float = p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16;
   if (p.exact_int || !d_float || p.align_d < 16) return TG_SM90_EPI_GENERAL;
   const int64_t es = p.d_type == TG_F32 ? 4 : 2;
-  if (!sm90_tma_strides_ok(p.ldd, p.batch_stride_d, es)) return TG_SM90_EPI_GENERAL;
+  if (!sm90_tma_strides_ok(p.ldd, p.batch_stride_d, es) || p.n * es % TG_SM90_TMA_STORE_GRANULE)
+    return TG_SM90_EPI_GENERAL;
   if (tg_epilogue_is_inline(p))
     return !p.has_bias && p.act == TG_ACT_NONE ? TG_SM90_EPI_PLAIN : TG_SM90_EPI_BIAS_RELU;
   if (p.read_c && (p.c_type != p.d_type || p.align_c < 16 || !sm90_tma_strides_ok(p.ldc, p.batch_stride_c, es)))
@@ -589,7 +593,7 @@ struct Sm90Gemm {
 #pragma unroll
       for (int i = 0; i < kAcc; ++i) __stcg(dst + (rb * kAcc + i) * TG_SM90_WARPGROUP, acc[rb][i]);
     block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
-    if (tid == 0) thread_flag_publish(p.sync_flags + slot, p.sync_epoch);
+    if (tid == 0) thread_flag_publish(p.sync_flags + slot, TG_SYNC_FLAG_READY);
   }
 
   /* The finisher of a split item (the unit holding its first k-tile, the last stream-K unit of
@@ -604,7 +608,7 @@ struct Sm90Gemm {
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
     for (int64_t c = cluster + 1; c <= last; ++c) {
       const int64_t slot = sk_slot(c * kCluster + rank, cw);
-      if (tid == 0) thread_flag_wait(p.sync_flags + slot, p.sync_epoch);
+      if (tid == 0) thread_flag_take(p.sync_flags + slot, TG_SYNC_FLAG_READY);
       block_named_barrier(TG_SM90_STREAM_K_BARRIER + cw, TG_SM90_WARPGROUP);
       const float *src = sk.partials + slot * kSlotFloats + tid;
 #pragma unroll

@@ -13,6 +13,7 @@
 #include "sm90.h"
 #include "sm90_gemm.cuh"
 #include "sm90_tensor_map.h"
+#include "tma_desc.h"
 
 /* Clusters of this kernel that can be resident at once on the current device (0 if the query
  * fails), after raising its shared-memory limit there. Both are per device (device_memo.cuh);
@@ -107,18 +108,6 @@ static inline int64_t sm90_stream_k_first(int64_t items, int64_t clusters, int64
   return first;
 }
 
-/* Whether `stream` is being captured into a CUDA graph. Stream-K stays off then: its flags
- * count readiness in an epoch passed as a kernel argument, which a graph would freeze, so a
- * replay would take the flags of the previous replay as fresh. Unknown counts as captured. */
-static inline bool sm90_capturing(cudaStream_t stream) {
-  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(stream, &status) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return true;
-  }
-  return status != cudaStreamCaptureStatusNone;
-}
-
 /* Work items (clusters' tile groups) of a BM×BN kernel with clusters of cm CTAs along m or cn
  * along n. */
 static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, int cn) {
@@ -185,14 +174,11 @@ static inline bool sm90_count_fits_32(const tg_problem *p, int bm, int bn, int c
   return (clusters + 1.0) * (double)sm90_items(p, bm, bn, cm, cn) * (double)sm90_k_tiles(p) < 4294967296.0;
 }
 
-/* A row's check beyond the registry's (kernel.h's extra_check): TMA's stride limits, and for a
- * kernel of wide accumulators (sm90_wide_acc) what it holds: the plain epilogue into D of the
- * inputs' type that TMA can store (the LEAN set), work that counts in 32 bits. The planner then
- * passes over the row for anything else; a forced request gets the reason. */
+/* What a kernel of wide accumulators (sm90_wide_acc) holds: the plain epilogue into D of the
+ * inputs' type that TMA can store (the LEAN set), work that counts in 32 bits. */
 template <int BM, int BN, int CM, int CN, int SCHEDULE>
-tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t why_len) {
-  const tg_status s = tg_sm90_check(p, why, why_len);
-  if (s != TG_OK || !sm90_wide_acc(BM, BN, SCHEDULE)) return s;
+tg_status sm90_row_check_wide(const tg_problem *p, const char *row, char *why, size_t why_len) {
+  if (!sm90_wide_acc(BM, BN, SCHEDULE)) return TG_OK;
   if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type, false, p->read_c) != TG_SM90_EPILOGUES_LEAN) {
     snprintf(why, why_len,
              "%s holds only the plain epilogue (alpha; beta = 0, no bias or activation) into a 16-byte "
@@ -222,6 +208,68 @@ static inline int sm90_box_rows(bool kmajor, int sharing, int tile_rows, int64_t
   return (int)((extent + TG_SM90_BOX_ROW_ALIGN - 1) / TG_SM90_BOX_ROW_ALIGN * TG_SM90_BOX_ROW_ALIGN);
 }
 
+/* The TMA maps of a kernel's launch for p (tma_desc.h), in the order the kernel takes them:
+ * A and B always; D, for the TMA-store epilogues, boxes of 16 rows × 128 (or 64) bytes (a
+ * consumer warp's staging buffer; D's of 64 rows where a warpgroup stores, Kernel::kStoreRows),
+ * swizzled alike, and C's where the FULL epilogue reads it; for a tile width with a tail, a
+ * second pair whose boxes are the tail's 16 columns, unswizzled. A map the kernel does not use
+ * is left out (`used` 0) and passed zeroed. */
+enum { SM90_MAP_A, SM90_MAP_B, SM90_MAP_D, SM90_MAP_C, SM90_MAP_D_TAIL, SM90_MAP_C_TAIL, SM90_MAPS };
+struct Sm90Maps {
+  tg_tma_desc desc[SM90_MAPS];
+  bool used[SM90_MAPS];
+  uint32_t stage_bytes; /* bytes each stage receives, every CTA's share of the cluster's boxes */
+};
+
+template <class Kernel>
+Sm90Maps sm90_kernel_maps(const tg_problem *p) {
+  Sm90Maps maps = {};
+  const int a_rows = sm90_box_rows(Kernel::kAKMajor, Kernel::kClusterN, Kernel::kBM, p->m);
+  const int b_rows = sm90_box_rows(Kernel::kBKMajor, Kernel::kClusterM, Kernel::kBN, p->n);
+  /* Each CTA of the sharing cluster delivers its box to every partner; MN-major operands load
+   * whole tiles (their share of rows times the sharing is the tile's). */
+  maps.stage_bytes = (uint32_t)(a_rows * Kernel::kClusterN + b_rows * Kernel::kClusterM) * TG_SM90_ROW_BYTES;
+  maps.desc[SM90_MAP_A] =
+      Kernel::kAKMajor
+          ? tg_tma_desc_make(p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a, TG_SM90_BOX, a_rows,
+                             TG_SM90_ROW_BYTES)
+          : tg_tma_desc_make(p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a, TG_SM90_BOX,
+                             TG_SM90_BOX, TG_SM90_ROW_BYTES);
+  maps.desc[SM90_MAP_B] =
+      Kernel::kBKMajor
+          ? tg_tma_desc_make(p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b, TG_SM90_BOX, b_rows,
+                             TG_SM90_ROW_BYTES)
+          : tg_tma_desc_make(p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b, TG_SM90_BOX,
+                             TG_SM90_BOX, TG_SM90_ROW_BYTES);
+  maps.used[SM90_MAP_A] = maps.used[SM90_MAP_B] = true;
+  const int epilogue = sm90_epilogue_class(*p);
+  if (epilogue != TG_SM90_EPI_GENERAL) {
+    const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
+    const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
+    maps.desc[SM90_MAP_D] = tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
+                                             box_cols, Kernel::kStoreRows, Kernel::kStagingRowBytes);
+    maps.desc[SM90_MAP_D].store = 1;
+    maps.used[SM90_MAP_D] = true;
+    if (read_c) {
+      maps.desc[SM90_MAP_C] = tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
+                                               box_cols, Kernel::kWarpRows, Kernel::kStagingRowBytes);
+      maps.used[SM90_MAP_C] = true;
+    }
+    if (Kernel::kTailCols > 0) {
+      maps.desc[SM90_MAP_D_TAIL] = tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch,
+                                                    p->batch_stride_d, Kernel::kTailCols, Kernel::kWarpRows, 0);
+      maps.desc[SM90_MAP_D_TAIL].store = 1;
+      maps.used[SM90_MAP_D_TAIL] = true;
+      if (read_c) {
+        maps.desc[SM90_MAP_C_TAIL] = tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch,
+                                                      p->batch_stride_c, Kernel::kTailCols, Kernel::kWarpRows, 0);
+        maps.used[SM90_MAP_C_TAIL] = true;
+      }
+    }
+  }
+  return maps;
+}
+
 template <class Kernel>
 tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   const int bm = Kernel::kBM, bn = Kernel::kBN;
@@ -229,57 +277,19 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
     return TG_ERR_INTERNAL; /* sm90_row_check refuses these */
   const int clusters = sm90_max_clusters<Kernel>(p->sm_count);
   if (clusters <= 0) return TG_ERR_CUDA;
-  CUtensorMap map_a, map_b;
-  tg_status s;
-  const int a_rows = sm90_box_rows(Kernel::kAKMajor, Kernel::kClusterN, bm, p->m);
-  const int b_rows = sm90_box_rows(Kernel::kBKMajor, Kernel::kClusterM, bn, p->n);
-  /* Each CTA of the sharing cluster delivers its box to every partner; MN-major operands load
-   * whole tiles (their share of rows times the sharing is the tile's). */
-  const uint32_t stage_bytes =
-      (uint32_t)(a_rows * Kernel::kClusterN + b_rows * Kernel::kClusterM) * TG_SM90_ROW_BYTES;
-  if (Kernel::kAKMajor)
-    s = tg_sm90_encode(&map_a, p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, a_rows, TG_SM90_ROW_BYTES);
-  else
-    s = tg_sm90_encode(&map_a, p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a,
-                       TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
-  if (s != TG_OK) return s;
-  if (Kernel::kBKMajor)
-    s = tg_sm90_encode(&map_b, p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, b_rows, TG_SM90_ROW_BYTES);
-  else
-    s = tg_sm90_encode(&map_b, p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
-                       TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
-  if (s != TG_OK) return s;
-  /* D's map, for the TMA-store epilogues, and C's when the FULL one reads it: boxes of 16 rows
-   * × 128 (or 64) bytes (a consumer warp's staging buffer; D's of 64 rows where a warpgroup
-   * stores, Kernel::kStoreRows), swizzled alike; for a tile width with a tail, a
-   * second pair whose boxes are the tail's 16 columns, unswizzled. Left zero when the kernel
-   * does not use them. */
-  CUtensorMap map_d = {}, map_c = {}, map_d_tail = {}, map_c_tail = {};
-  const int epilogue = sm90_epilogue_class(*p);
-  if (epilogue != TG_SM90_EPI_GENERAL) {
-    const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
-    const int box_cols = Kernel::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
-    s = tg_sm90_encode(&map_d, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                       box_cols, Kernel::kStoreRows, Kernel::kStagingRowBytes);
-    if (s == TG_OK && read_c)
-      s = tg_sm90_encode(&map_c, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                         box_cols, Kernel::kWarpRows, Kernel::kStagingRowBytes);
-    if (s == TG_OK && Kernel::kTailCols > 0)
-      s = tg_sm90_encode(&map_d_tail, p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                         Kernel::kTailCols, Kernel::kWarpRows, 0);
-    if (s == TG_OK && Kernel::kTailCols > 0 && read_c)
-      s = tg_sm90_encode(&map_c_tail, p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                         Kernel::kTailCols, Kernel::kWarpRows, 0);
+  const Sm90Maps maps = sm90_kernel_maps<Kernel>(p);
+  CUtensorMap map[SM90_MAPS] = {};
+  for (int i = 0; i < SM90_MAPS; ++i) {
+    if (!maps.used[i]) continue;
+    if (!tg_tma_desc_valid(&maps.desc[i], NULL, 0)) return TG_ERR_INTERNAL; /* sm90_row_check refuses these */
+    const tg_status s = tg_sm90_encode(&map[i], &maps.desc[i]);
     if (s != TG_OK) return s;
   }
   const Sm90Split split = sm90_split(p, bm, bn, Kernel::kClusterM, Kernel::kClusterN, clusters,
                                      Kernel::kPingpong ? TG_SM90_PINGPONG : TG_SM90_COOPERATIVE);
   Sm90StreamK sk = {split.first, (float *)p->workspace};
   const int64_t ctas = split.clusters * Kernel::kCluster;
-  if (sk.first_item < split.items &&
-      (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags || sm90_capturing(stream)))
+  if (sk.first_item < split.items && (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags))
     sk.first_item = split.items; /* whole tiles only */
   /* Stream-K: the clusters its shares are cut for (the kernel cuts them by its grid); whole
    * items only: a cluster per item, up to the clusters that fit, and a cooperative launch on
@@ -300,66 +310,119 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, stage_bytes, map_a, map_b, map_d, map_c, map_d_tail,
-                            map_c_tail) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, maps.stage_bytes, map[SM90_MAP_A],
+                            map[SM90_MAP_B], map[SM90_MAP_D], map[SM90_MAP_C], map[SM90_MAP_D_TAIL],
+                            map[SM90_MAP_C_TAIL]) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }
 
+/* What a row's dispatch (below) does with the kernel it arrives at for p: launch it on a
+ * stream, or describe the TMA maps its launch would encode. */
+struct Sm90LaunchOp {
+  cudaStream_t stream;
+  template <class Kernel>
+  tg_status run(const tg_problem *p) const { return sm90_launch_config<Kernel>(p, stream); }
+};
+struct Sm90MapsOp {
+  Sm90Maps *maps;
+  template <class Kernel>
+  tg_status run(const tg_problem *p) const {
+    *maps = sm90_kernel_maps<Kernel>(p);
+    return TG_OK;
+  }
+};
+
 /* Operand orders: canonical A row-major and B column-major are K-major. */
-template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK, int EPILOGUES>
-tg_status sm90_launch_orders(const tg_problem *p, cudaStream_t stream) {
+template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK, int EPILOGUES, class Op>
+tg_status sm90_dispatch_orders(const tg_problem *p, const Op &op) {
   const bool ak = p->a_order == TG_ROW_MAJOR, bk = p->b_order == TG_COL_MAJOR;
 #define TG_SM90_KERNEL(a_kmajor, b_kmajor) Sm90Gemm<E, BM, BN, STAGES, a_kmajor, b_kmajor, CM, CN, SCHEDULE, EPILOGUES>
-  if (ak && bk) return sm90_launch_config<TG_SM90_KERNEL(true, true)>(p, stream);
+  if (ak && bk) return op.template run<TG_SM90_KERNEL(true, true)>(p);
   if constexpr (MN_MAJOR_OK) {
-    if (ak) return sm90_launch_config<TG_SM90_KERNEL(true, false)>(p, stream);
-    if (bk) return sm90_launch_config<TG_SM90_KERNEL(false, true)>(p, stream);
-    return sm90_launch_config<TG_SM90_KERNEL(false, false)>(p, stream);
+    if (ak) return op.template run<TG_SM90_KERNEL(true, false)>(p);
+    if (bk) return op.template run<TG_SM90_KERNEL(false, true)>(p);
+    return op.template run<TG_SM90_KERNEL(false, false)>(p);
   }
 #undef TG_SM90_KERNEL
   return TG_ERR_INTERNAL; /* the row accepts K-major operands only */
 }
 
 /* The kernel compiled with p's epilogue (Sm90EpilogueSet). */
-template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
-tg_status sm90_launch_epilogues(const tg_problem *p, cudaStream_t stream) {
+template <class E, int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK, class Op>
+tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
   constexpr bool kSplitFull = sm90_borrows_stage(BM, BN, SCHEDULE == TG_SM90_PINGPONG);
   const int set = sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType, kSplitFull, p->read_c);
   if (set == TG_SM90_EPILOGUES_LEAN)
-    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, stream);
+    return sm90_dispatch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_LEAN>(p, op);
   if constexpr (sm90_wide_acc(BM, BN, SCHEDULE)) {
     return TG_ERR_INTERNAL; /* the row holds LEAN only; sm90_row_check refused the rest */
   } else {
     if (set == TG_SM90_EPILOGUES_BIAS)
-      return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_BIAS>(p, stream);
+      return sm90_dispatch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_BIAS>(p, op);
     if (set == TG_SM90_EPILOGUES_CAST)
-      return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_CAST>(p, stream);
+      return sm90_dispatch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_CAST>(p, op);
     if constexpr (kSplitFull) { /* RESID and ACT */
       if (set == TG_SM90_EPILOGUES_RESID)
-        return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_RESID>(p, stream);
+        return sm90_dispatch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_RESID>(p, op);
       if (set == TG_SM90_EPILOGUES_ACT)
-        return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_ACT>(p, stream);
+        return sm90_dispatch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_ACT>(p, op);
     }
-    return sm90_launch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, stream);
+    return sm90_dispatch_orders<E, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK, TG_SM90_EPILOGUES_REST>(p, op);
   }
 }
 
 /* BM×BN is the tile of one consumer warpgroup in pingpong, of the CTA in cooperative; clusters
  * of CM CTAs along m (sharing B) or CN along n (sharing A). */
-template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
-tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
+template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK, class Op>
+tg_status sm90_dispatch_16bit(const tg_problem *p, const Op &op) {
   if (p->input == TG_IN_F16)
-    return sm90_launch_epilogues<Sm90F16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
+    return sm90_dispatch_epilogues<Sm90F16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, op);
   if (p->input == TG_IN_BF16)
-    return sm90_launch_epilogues<Sm90BF16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);
+    return sm90_dispatch_epilogues<Sm90BF16, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, op);
   return TG_ERR_INTERNAL;
 }
 
-/* A registry row's C entry points: its launcher, its workspace hook, its wave count and its check. */
+/* The TMA maps a row's launch would encode for p (kernel.h's tma_maps): up to `max` of them
+ * into out, returning how many (-1 when p is not one the row dispatches). */
+template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
+int sm90_row_maps(const tg_problem *p, tg_tma_desc *out, int max) {
+  Sm90Maps maps;
+  if (sm90_dispatch_16bit<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, Sm90MapsOp{&maps}) != TG_OK) return -1;
+  int count = 0;
+  for (int i = 0; i < SM90_MAPS; ++i)
+    if (maps.used[i] && count < max) out[count++] = maps.desc[i];
+  return count;
+}
+
+/* A row's check beyond the registry's (kernel.h's extra_check): what a kernel of wide
+ * accumulators holds, and every TMA map its launch would encode within the driver's limits, so
+ * that a request the check accepts always launches. The planner passes over the row for
+ * anything else; a forced request gets the reason. */
+template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
+tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t why_len) {
+  const tg_status s = sm90_row_check_wide<BM, BN, CM, CN, SCHEDULE>(p, row, why, why_len);
+  if (s != TG_OK) return s;
+  tg_tma_desc maps[SM90_MAPS];
+  const int count = sm90_row_maps<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, maps, SM90_MAPS);
+  if (count < 0) {
+    snprintf(why, why_len, "%s takes f16/bf16 inputs, K-major unless it says any layout", row);
+    return TG_ERR_NOT_SUPPORTED;
+  }
+  char reason[160];
+  for (int i = 0; i < count; ++i)
+    if (!tg_tma_desc_valid(&maps[i], reason, sizeof reason)) {
+      snprintf(why, why_len, "%s: %s", row, reason);
+      return TG_ERR_NOT_SUPPORTED;
+    }
+  return TG_OK;
+}
+
+/* A registry row's C entry points: its launcher, its workspace hook, its wave count, its check
+ * and its TMA maps. */
 #define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK)              \
   extern "C" tg_status tg_sm90_launch_##name(const tg_problem *p, cudaStream_t stream) {    \
-    return sm90_launch_16bit<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, stream);      \
+    return sm90_dispatch_16bit<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, Sm90LaunchOp{stream}); \
   }                                                                                         \
   extern "C" size_t tg_sm90_workspace_##name(const tg_problem *p) {                        \
     return sm90_workspace(p, BM, BN, CM, CN, SCHEDULE);                                     \
@@ -368,7 +431,10 @@ tg_status sm90_launch_16bit(const tg_problem *p, cudaStream_t stream) {
     return sm90_waves(p, BM, BN, CM, CN, SCHEDULE);                                         \
   }                                                                                         \
   extern "C" tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len) { \
-    return sm90_row_check<BM, BN, CM, CN, SCHEDULE>(p, "the sm90 " #name " row", why, why_len); \
+    return sm90_row_check<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, "the sm90 " #name " row", why, why_len); \
+  }                                                                                         \
+  extern "C" int tg_sm90_maps_##name(const tg_problem *p, tg_tma_desc *out, int max) {     \
+    return sm90_row_maps<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK>(p, out, max);        \
   }
 
 #endif /* TG_SM90_LAUNCH_CUH */

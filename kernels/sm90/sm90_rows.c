@@ -4,8 +4,6 @@
  * leading dimensions and batch strides are 16-byte aligned (TMA's rules); the planner repacks
  * anything else into such a copy first (`repack`), so no layout is refused.
  */
-#include <stdio.h>
-
 #include "kernel.h"
 #include "sm90.h"
 
@@ -27,19 +25,6 @@
  * 3072³ and 1664×4096×4096 (docs/sm90.md, "208-wide tiles"). 256x160 (2026-11-26): 99, 800 against
  * 807 TFLOP/s for 128x256 at 2816×7680×4096, where both run whole waves (4 and 5), same call; the
  * row holds the plain epilogue only (sm90_row_check). */
-/* TMA strides are below 2^40 bytes. */
-#define SM90_MAX_STRIDE_BYTES (1LL << 40)
-
-tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
-  const long long es = 2;
-  if (p->lda * es >= SM90_MAX_STRIDE_BYTES || p->ldb * es >= SM90_MAX_STRIDE_BYTES ||
-      p->batch_stride_a * es >= SM90_MAX_STRIDE_BYTES || p->batch_stride_b * es >= SM90_MAX_STRIDE_BYTES) {
-    snprintf(why, why_len, "TMA strides must stay below 2^40 bytes");
-    return TG_ERR_NOT_SUPPORTED;
-  }
-  return TG_OK;
-}
-
 /* Tiles in flight per SM: one CTA per SM; cooperative CTAs work on one tile at a time,
  * pingpong CTAs on two (one per consumer warpgroup). */
 #define COOPERATIVE_TILES 1
@@ -99,7 +84,7 @@ tg_status tg_sm90_check(const tg_problem *p, char *why, size_t why_len) {
     .sync_flags = sync,                                                                     \
     .launch = tg_sm90_launch_##fn,                                                          \
     .workspace = tg_sm90_workspace_##fn, .waves = tg_sm90_waves_##fn,                       \
-    .extra_check = tg_sm90_check_##fn,                                                      \
+    .extra_check = tg_sm90_check_##fn, .tma_maps = tg_sm90_maps_##fn,                       \
   }
 
 #define ANY_ORDER 1

@@ -1,5 +1,5 @@
 /*
- * test_gpu_features.c — the rest of TESTING.md on the GPU, through the public API:
+ * test_gpu_features.c — the rest of docs/testing.md on the GPU, through the public API:
  *   tile edges of every registered kernel (tile-1, tile, tile+1, 2·tile+odd in m, n and k;
  *   k below one k-tile; k over 19 k-tiles, past every stage ring and split by split-K and
  *   stream-K), run twice for determinism; batches (packed, padded, broadcast);
@@ -325,7 +325,7 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   printf("aligned epilogues %-22s %ld cases ran\n", kinfo->name, ran);
 }
 
-/* tf32 input rounding, bit for bit. TESTING.md's bound assumes inputs rounded to nearest
+/* tf32 input rounding, bit for bit. docs/testing.md's bound assumes inputs rounded to nearest
  * (u_in = 2^-11), but on random data it also passes truncated inputs, so this checks the
  * rounding itself: B is the identity (exact in tf32) and every other product is 0·x, so D
  * must be exactly rn(A) (nearest, ties to even, as cvt.rn.tf32.f32). A's mantissas are random

@@ -1,5 +1,5 @@
 /*
- * test_gpu_grid.c — the netlib-style grid of TESTING.md through the public API, against the
+ * test_gpu_grid.c — the netlib-style grid of docs/testing.md through the public API, against the
  * CPU oracle: m, n, k ∈ {0,1,2,3,5,9} × every A/B/C order × alpha ∈ {0,1,0.7} ×
  * beta ∈ {0,1,1.3}, ld = packed + 1 with rogue padding, guard bands, poisoned D, NaN in C when
  * beta == 0. Output and C types rotate through the family's allowed types.

@@ -34,8 +34,8 @@ extern int tg_test_checks;
     }                                                                            \
   } while (0)
 
-/* Prints the summary line, with the worst error/bound of the GPU cases that passed (TESTING.md:
- * report the worst ratio) when any ran; returns the process exit code. */
+/* Prints the summary line, with the worst error/bound of the GPU cases that passed when any ran
+ * (docs/testing.md); returns the process exit code. */
 int tg_test_finish(const char *name);
 
 /* Exits with TG_TEST_SKIP_CODE (after saying why) when no CUDA device is usable. */

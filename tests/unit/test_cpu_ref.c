@@ -214,7 +214,7 @@ static void test_tolerance(void) {
   tg_gemm_init(&g, 8, 8, 1024, TG_BF16, TG_F16);
   tg_tolerance t = tg_tolerance_make(&g, 0);
   CHECK(t.u_out == 0x1p-11 && t.abs == 0x1p-24);
-  CHECK(fabs(t.rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11)) < 1e-18); /* TESTING.md's bound exactly */
+  CHECK(fabs(t.rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11)) < 1e-18); /* docs/testing.md's bound exactly */
   g.beta = 1.0;
   CHECK(fabs(tg_tolerance_make(&g, 0).rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11 + 4 * 0x1p-24)) < 1e-18);
   g.beta = 0.0;

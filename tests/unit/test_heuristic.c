@@ -120,9 +120,9 @@ static void test_full_wave_width(void) {
   CHECK_MSG(tiles <= H100_SMS && tiles * 10 >= H100_SMS * 9, "1536^3 on sm_90: %s, %lld tiles", k->name,
             (long long)tiles);
   check_minimal(H100_SM, H100_SMS, &g);
-  /* ... but not where a lone-CTA row fills a single wave better: 128×144 ran 15% behind
-   * 128×128 at 1280³ (90 tiles against 100) and 9% at 1408×1536×2048, where 11 tile rows leave
-   * a spare CTA in 11 of its clusters of 2 (H100, docs/sm90.md "144-wide tiles"). */
+  /* ... but not where a lone-CTA row fills a single wave better: at 1280³ (90 tiles against
+   * 100) and 1408×1536×2048, where 11 tile rows leave a spare CTA in 11 of its clusters of 2,
+   * 128×128 ran faster (docs/history/sm90_notebook.md, "144-wide tiles"). */
   const int64_t others[][3] = {{1280, 1280, 1280}, {1408, 1536, 2048}};
   for (int i = 0; i < 2; ++i) {
     request(&g, others[i][0], others[i][1], others[i][2], TG_BF16);
@@ -135,11 +135,9 @@ static void test_full_wave_width(void) {
 
 /* 2560³ on 132 SMs: 128×256 tiles end in a half-idle second wave (200 tiles), 128×144 need a
  * third (360); 128×208 tiles fill two waves nearly whole (20 × 13 = 260 tiles), and 1792³ one
- * (126 tiles against 98 of 128×256). H100, same call: 0.96× against 0.83× cuBLAS at 2560³,
- * 0.92× against 0.83× at 1792³, 1.01× against 0.85× at 2560×2560×8192 and 1792×1792×4096.
- * Where 208 fills the waves no better it stays out: 2048³ (160 tiles, 1.2 waves: 0.69× against
- * 0.92× on 128×256), 1664×4096×4096 (591–594 against 623–629 TFLOP/s), 3072³ (0.91× against
- * 0.96× on 128×192) and 1536³ (0.77–0.78× against 0.91× on 128×144). */
+ * (126 tiles against 98 of 128×256); 128×208 ran those shapes faster. Where 208 fills the waves
+ * no better it stays out, and ran slower: 2048³ (160 tiles, 1.2 waves), 1664×4096×4096, 3072³
+ * and 1536³ (docs/history/sm90_notebook.md, "208-wide tiles"). */
 static void test_two_wave_width(void) {
   if (!have_family("sm90")) return;
   enum { WIDE = 4, OTHERS = 4 };
@@ -158,12 +156,9 @@ static void test_two_wave_width(void) {
 }
 
 /* 4096×14336×4096 on 132 SMs: 128×256 tiles make 896 items of two in 13.6 waves of 66 clusters;
- * 256×160 tiles make 720 items of two in 10.9 (cuBLAS's 320×128 tiles: 10.9). H100, five
- * repeats: 0.999–1.007× against 0.990–0.998× cuBLAS bf16, 0.998–1.008× against 0.989–0.993× f16;
- * 5120³ 1.011–1.014× against 0.992–0.993×. The row holds the plain epilogue only, so with beta = 1
- * or bias+GELU the same shapes stay on 128×256 (where its first form, with every epilogue, ran
- * 1.4–3.6% slower); shapes that 128×256 tiles fill evenly (4096³, 8192×8192×1024, 8192³) never
- * take it. */
+ * 256×160 tiles make 720 items of two in 10.9, and ran it and 5120³ faster. The row holds the
+ * plain epilogue only, so with beta = 1 or bias+GELU the same shapes stay on 128×256; shapes
+ * that 128×256 tiles fill evenly (4096³, 8192×8192×1024, 8192³) never take it. */
 static void test_long_n_width(void) {
   if (!have_family("sm90")) return;
   enum { LONG = 2, EVEN = 3 };
@@ -246,10 +241,10 @@ static void test_short_k(void) {
 
 /* A heavy epilogue at short K goes to a row that hides more of it than the row the plain
  * request takes: on sm_90, 8192×8192×1024 bf16 runs plain on a cooperative row and with
- * bias+GELU on one with smaller overheads (the pingpong schedule). C of the inputs' type no
- * longer moves it: the cooperative 128×256 row reads C into a borrowed stage (the RESID
- * epilogues), which costs it 175 k per tile instead of 420, and keeps it (H100: 1.07× against
- * 1.02× cuBLAS on pingpong); f32 C and D still move (0.93× against 1.03×). */
+ * bias+GELU on one with smaller overheads (the pingpong schedule). C of the inputs' type does
+ * not move it: the cooperative 128×256 row reads C into a borrowed stage (the RESID epilogues),
+ * which costs it 175 k per tile instead of 420, and keeps it; f32 C and D still move, as they
+ * run faster on pingpong (docs/tuning.md). */
 static int gelu_tile_cost_k(const tg_kernel *k) { return k->tile_overhead_k + k->gelu_overhead_k; }
 
 static void test_heavy_epilogue(void) {

@@ -1,7 +1,7 @@
 /*
  * test_heuristic_replay.c — the planner's heuristic against measured times, with no GPU.
  *
- * The committed tuning runs (bench/results/tune_h100_*.csv, written by `tilegemm tune --csv`)
+ * The committed tuning runs (tests/data/tune_*_h100.csv, written by `tilegemm tune --csv`)
  * time every candidate kernel on each of their shapes on an H100. For every such shape this
  * test asks the heuristic for its choice (a virtual sm_90 handle of 132 SMs, no tuning cache)
  * and looks the choice up in the run: it must take at most REPLAY_MAX_LOSS times the fastest
@@ -22,9 +22,7 @@
 #define H100_SM 90
 #define H100_SMS 132
 /* The most the heuristic's choice may lose to the fastest measured row on any shape: a ratchet
- * over the present worst, 1.06× at 2048³ (sm90_128x256x64 against its unclustered twin; the
- * decode shapes, at up to 1.36× before the model's memory floor, are within 1.02× since, LLM
- * tuning run of 2026-11-25); lower it as the model improves. */
+ * over the present worst (the test prints it; docs/tuning.md); lower it as the model improves. */
 #define REPLAY_MAX_LOSS 1.10
 #define MAX_LINE 1024
 #define MAX_FIELDS 32
@@ -125,13 +123,13 @@ static double measured(const shape_run *s, const char *name) {
 }
 
 int main(void) {
-  static const char *files[] = {"tune_h100_squares_bf16.csv", "tune_h100_llm_bf16.csv"};
+  static const char *files[] = {"tune_squares_bf16_h100.csv", "tune_llm_bf16_h100.csv"};
   enum { MAX_RUNS = 256 };
   static shape_run runs[MAX_RUNS];
   int count = 0;
   for (size_t i = 0; i < sizeof files / sizeof files[0]; ++i) {
     char path[512];
-    snprintf(path, sizeof path, "%s/bench/results/%s", TG_SOURCE_DIR, files[i]);
+    snprintf(path, sizeof path, "%s/tests/data/%s", TG_SOURCE_DIR, files[i]);
     count = read_runs(path, runs, count, MAX_RUNS);
   }
   CHECK_MSG(count > 0, "no measured shapes");

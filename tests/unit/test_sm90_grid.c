@@ -1,9 +1,9 @@
 /*
  * test_sm90_grid.c — how many clusters a cooperative sm90 launch of whole work items runs on
  * (tg_sm90_whole_item_clusters, kernels/sm90/sm90.h), with no GPU: the H100 cases measured in
- * docs/sm90.md ("A grid of equal shares"), then for every item count up to 40 waves on every
- * cluster count up to 132: never more clusters than fit, never another number of rounds, and
- * fewer clusters only where at most a third of them would run one item fewer.
+ * docs/history/sm90_notebook.md ("A grid of equal shares"), then for every item count up to 40
+ * waves on every cluster count up to 132: never more clusters than fit, never another number of
+ * rounds, and fewer clusters only where at most a third of them would run one item fewer.
  */
 #include <stdint.h>
 

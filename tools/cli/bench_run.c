@@ -1,14 +1,11 @@
 /*
  * bench_run.c — measurement engine of `tilegemm bench` and `tilegemm ladder`.
  *
- * Method (../shared/design/PERFORMANCE.md): random data, never zeros; with --cold-l2 enough
- * input sets that one set is evicted from L2 (50 MB on H100) before it is used again; warm-up;
- * each launch timed with its own pair of events; ours and cuBLAS alternate, each on a set the
- * other has not touched for half a rotation (with one set, both on it); medians. The same set
- * for both hands the second the L2 lines the first just read: on the H100 at 1, 16 and
- * 64×4096×4096 (B is 32 MB of the 50 MB L2), cuBLAS took 13.0–14.2 µs right after our kernel
- * had read its set and 18.6–19.9 µs on a set neither had just read; compute-bound shapes did not
- * move (bench/results/cublas_cold_set_ab_h100.csv, 2026-11-25).
+ * Method (docs/performance.md): random data, never zeros; with --cold-l2 enough input sets that
+ * one set is evicted from L2 before it is used again; warm-up; each launch timed with its own
+ * pair of events; ours and cuBLAS alternate, each on a set the other has not touched for half a
+ * rotation (with one set, both on it), because a set one library has just read would hand the
+ * other its L2 lines and flatter memory-bound shapes; medians.
  * Verification: D poisoned with NaN, one run, compared with the fp64 GPU oracle.
  */
 #include "bench_run.h"

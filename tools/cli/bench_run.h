@@ -28,7 +28,7 @@ typedef struct tg_bench_result {
   double cublas_ms, cublas_tflops;
   tg_check_outcome cublas_check;
   int sets;                 /* input sets rotated */
-  tg_floor floor;           /* PERFORMANCE.md's floor of the request on this device */
+  tg_floor floor;           /* docs/performance.md's floor of the request on this device */
 } tg_bench_result;
 
 /* Runs the benchmark of *o on the handle's device. Returns 0, or -1 with a message in err

@@ -14,7 +14,7 @@ static const char k_help[] =
     "usage: tilegemm bench [options]\n"
     "\n"
     "Runs D = act(alpha*A*B + beta*C + bias) on the GPU, checks it against the fp64 GPU\n"
-    "oracle (error/bound per element, TESTING.md) and reports the median time.\n"
+    "oracle (error/bound per element, docs/testing.md) and reports the median time.\n"
     "\n"
     "problem:\n"
     "  --mnkl M,N,K[,L]      sizes and batch count                    (default 1024,1024,1024,1)\n"

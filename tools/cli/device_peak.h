@@ -1,5 +1,5 @@
 /*
- * device_peak.h — the floor PERFORMANCE.md measures against: the larger of a request's FLOPs
+ * device_peak.h — the floor docs/performance.md measures against: the larger of a request's FLOPs
  * at the device's dense peak for its input type and its minimum bytes at the device's DRAM
  * bandwidth, both at rated clocks (so a run's distance above it includes the clock it lost).
  */

@@ -12,7 +12,7 @@ static const char k_usage[] =
     "  info     the CUDA device: name, SMs, clocks, memory, driver and runtime versions\n"
     "  list     every registered kernel: family, architectures, tile, ladder rung\n"
     "  bench    run one GEMM, verify it against the fp64 GPU oracle, time it (and cuBLAS)\n"
-    "  verify   one request through the GPU tests' whole check (TESTING.md): guard bands,\n"
+    "  verify   one request through the GPU tests' whole check (docs/testing.md): guard bands,\n"
     "           poisoned D, NaN C where beta = 0, the oracle's bound, a second identical run\n"
     "  explain  which kernel the planner picks for a request and why, with every kernel's\n"
     "           modeled cost (no GPU needed with --virtual SM,SMS)\n"

@@ -31,6 +31,7 @@ typedef struct image {
   unsigned char *dev;
   size_t bytes;
   size_t data_at;          /* where the operand's element 0 sits */
+  size_t guard;            /* bytes of each guard band (0 in exact-extent mode) */
   int used;
 } image;
 
@@ -67,7 +68,8 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
   snprintf(buf, n,
            "m=%lld n=%lld k=%lld batch=%lld A=%s/%c lda=%lld B=%s/%c ldb=%lld C=%s D=%s/%c "
            "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
-           "bias=%s kernel=%s seed=%llu (base %llu) exact=%d offsets=%lld,%lld,%lld,%lld,%lld in-place=%d",
+           "bias=%s kernel=%s seed=%llu (base %llu) exact=%d offsets=%lld,%lld,%lld,%lld,%lld in-place=%d "
+           "exact-extent=%d graph=%d",
            (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
            tg_dtype_name(g->a_type), g->a_order ? 'C' : 'R', (long long)g->lda,
            tg_dtype_name(g->b_type), g->b_order ? 'C' : 'R', (long long)g->ldb,
@@ -78,12 +80,42 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            tg_epilogue_name(g->epilogue), tg_dtype_name(g->bias_type),
            g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, tg_case_seed_base(), o->exact,
            (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
-           (long long)o->offset[3], (long long)o->offset[4], o->c_is_d);
+           (long long)o->offset[3], (long long)o->offset[4], o->c_is_d, o->exact_extent, o->graph);
+}
+
+/* A batch stride as `verify` spells it. */
+static void stride_text(char *buf, size_t n, int64_t stride) {
+  if (stride == TG_BATCH_BROADCAST) snprintf(buf, n, "broadcast");
+  else snprintf(buf, n, "%lld", (long long)stride);
+}
+
+void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o) {
+  static const char *computes[] = {"f32", "tf32", "s32"};
+  char strides[4][24];
+  const int64_t s[4] = {g->batch_stride_a, g->batch_stride_b, g->batch_stride_c, g->batch_stride_d};
+  for (int i = 0; i < 4; ++i) stride_text(strides[i], sizeof strides[i], s[i]);
+  snprintf(buf, n,
+           "TILEGEMM_TEST_SEED=%llu tilegemm verify --mnkl %lld,%lld,%lld,%lld --a-dtype %s --b-dtype %s "
+           "--c-dtype %s --d-dtype %s --acc-dtype %s --a-major %c --b-major %c --c-major %c --lda %lld --ldb %lld "
+           "--ldc %lld --ldd %lld --batch-stride-a %s --batch-stride-b %s --batch-stride-c %s --batch-stride-d %s "
+           "--alpha %.17g --beta %.17g --epilogue %s --bias-dtype %s --kernel %s --seed %llu --pad-ld %d "
+           "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s",
+           tg_case_seed_base(), (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
+           tg_dtype_name(g->a_type), tg_dtype_name(g->b_type), tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
+           (unsigned)g->compute < 3 ? computes[g->compute] : "?", g->a_order == TG_ROW_MAJOR ? 'k' : 'm',
+           g->b_order == TG_ROW_MAJOR ? 'n' : 'k', g->c_order == TG_ROW_MAJOR ? 'n' : 'm', (long long)g->lda,
+           (long long)g->ldb, (long long)g->ldc, (long long)g->ldd, strides[0], strides[1], strides[2], strides[3],
+           g->alpha, g->beta, tg_epilogue_name(g->epilogue), tg_dtype_name(g->bias_type),
+           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, o->pad_ld, (long long)o->offset[0],
+           (long long)o->offset[1], (long long)o->offset[2], (long long)o->offset[3], (long long)o->offset[4],
+           o->exact ? " --exact" : "", o->c_is_d ? " --in-place" : "", o->exact_extent ? " --exact-extent" : "",
+           o->graph == TG_CASE_GRAPH_FIRST ? " --graph first" : o->graph ? " --graph after" : "",
+           o->determinism ? "" : " --once");
 }
 
 static tg_case_outcome fail(char *msg, size_t n, const tg_gemm *g, const tg_case_options *o,
                             const char *fmt, ...) {
-  char what[256], desc[768];
+  char what[640], desc[1024];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(what, sizeof what, fmt, ap);
@@ -119,16 +151,20 @@ static void poison_elements(unsigned char *data, const tg_gemm *g, int64_t ld, i
         memset(data + tg_element_offset(b, i, j, g->c_order, ld, stride) * (int64_t)es, byte, es);
 }
 
+/* An operand's image: guard | offset | span | guard, or in exact-extent mode offset | span with
+ * the span's last byte the allocation's last (an empty span still gets one byte, never read). */
 static int alloc_image(image *im, int64_t span_elems, size_t es, int64_t offset_elems,
-                       unsigned char fill) {
+                       unsigned char fill, int exact_extent) {
   im->used = 1;
-  im->data_at = GUARD_BYTES + (size_t)offset_elems * es;
-  im->bytes = im->data_at + (size_t)span_elems * es + GUARD_BYTES;
+  im->guard = exact_extent ? 0 : GUARD_BYTES;
+  im->data_at = im->guard + (size_t)offset_elems * es;
+  im->bytes = im->data_at + (size_t)span_elems * es + im->guard;
+  if (im->bytes == 0) im->bytes = 1;
   im->host = (unsigned char *)malloc(im->bytes);
   im->back = (unsigned char *)malloc(im->bytes);
   if (!im->host || !im->back) return -1;
   memset(im->host, GUARD_BYTE, im->bytes);
-  memset(im->host + GUARD_BYTES, fill, im->bytes - 2 * GUARD_BYTES);
+  memset(im->host + im->guard, fill, im->bytes - 2 * im->guard);
   return cudaMalloc((void **)&im->dev, im->bytes) == cudaSuccess ? 0 : -1;
 }
 
@@ -147,6 +183,71 @@ static int download(image *im) {
   return cudaMemcpy(im->back, im->dev, im->bytes, cudaMemcpyDeviceToHost) == cudaSuccess ? 0 : -1;
 }
 
+static int64_t first_difference(const unsigned char *x, const unsigned char *y, size_t n);
+
+/* D's image restored to its original bytes (poison, or C when C is D) and settled on the
+ * device before work on another stream reads it. */
+static int restore(image *im) {
+  return upload(im) == 0 && cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
+}
+
+/* The request as a CUDA graph: captured on a stream of its own, instantiated and launched
+ * twice, each time into D restored to its original image; both replays' D must be the same,
+ * and *out receives it (dimg->bytes). Returns 0; 1 when tg_matmul refused the request as not
+ * supported or misaligned (the eager run then says so); -1 with the reason in why. */
+static int run_graph(tg_handle *h, const tg_gemm *g, const void *a, const void *b, const void *c, void *d,
+                     image *dimg, unsigned char *out, char *why, size_t n) {
+  cudaStream_t stream = NULL;
+  cudaGraph_t graph = NULL;
+  cudaGraphExec_t exec = NULL;
+  unsigned char *first = (unsigned char *)malloc(dimg->bytes);
+  int rc = -1;
+  if (!first || cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) != cudaSuccess) {
+    snprintf(why, n, "graph: no stream or host memory");
+    goto done;
+  }
+  if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal) != cudaSuccess) {
+    snprintf(why, n, "graph: cudaStreamBeginCapture failed");
+    goto done;
+  }
+  const tg_status s = tg_matmul(h, g, a, b, c, d, stream);
+  const cudaError_t ended = cudaStreamEndCapture(stream, &graph);
+  if (s == TG_ERR_NOT_SUPPORTED || s == TG_ERR_MISALIGNED) {
+    rc = 1;
+    goto done;
+  }
+  if (s != TG_OK) {
+    snprintf(why, n, "tg_matmul under capture returned %s: %s", tg_status_string(s), tg_last_error(h));
+    goto done;
+  }
+  if (ended != cudaSuccess || cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) {
+    snprintf(why, n, "graph: the capture of tg_matmul (%s) did not give a graph: %s", tg_last_kernel(h),
+             cudaGetErrorString(ended != cudaSuccess ? ended : cudaGetLastError()));
+    goto done;
+  }
+  for (int replay = 0; replay < 2; ++replay) {
+    cudaError_t e = cudaSuccess;
+    if (restore(dimg) != 0 || (e = cudaGraphLaunch(exec, stream)) != cudaSuccess ||
+        (e = cudaStreamSynchronize(stream)) != cudaSuccess ||
+        cudaMemcpy(replay ? out : first, dimg->dev, dimg->bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      snprintf(why, n, "graph: replay %d of %s failed: %s", replay + 1, tg_last_kernel(h), cudaGetErrorString(e));
+      goto done;
+    }
+  }
+  if (first_difference(first, out, dimg->bytes) >= 0) {
+    snprintf(why, n, "graph: two replays of %s differ", tg_last_kernel(h));
+    goto done;
+  }
+  rc = 0;
+done:
+  if (exec) cudaGraphExecDestroy(exec);
+  if (graph) cudaGraphDestroy(graph);
+  if (stream) cudaStreamDestroy(stream);
+  (void)cudaGetLastError();
+  free(first);
+  return rc;
+}
+
 /* Index of the first differing byte, or -1. */
 static int64_t first_difference(const unsigned char *x, const unsigned char *y, size_t n) {
   for (size_t i = 0; i < n; ++i)
@@ -158,12 +259,21 @@ static void fill_ld(int64_t *ld, tg_order order, int64_t rows, int64_t cols, int
   if (*ld == 0 && pad) *ld = (order == TG_ROW_MAJOR ? (cols > 1 ? cols : 1) : (rows > 1 ? rows : 1)) + pad;
 }
 
-tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_options *o,
+/* 1 when environment variable `name` is "1". */
+static int env_flag(const char *name) {
+  const char *v = getenv(name);
+  return v && strcmp(v, "1") == 0;
+}
+
+tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_options *o_in,
                             char *msg, size_t n) {
   tg_gemm g = *g_in;
+  tg_case_options opts = *o_in;
+  if (env_flag("TILEGEMM_TEST_EXACT_EXTENT")) opts.exact_extent = 1;
+  const tg_case_options *o = &opts;
   image im[OP_COUNT];
   double *ref = NULL, *mag = NULL, *dref = NULL, *dmag = NULL;
-  unsigned char *first_d = NULL;
+  unsigned char *first_d = NULL, *graph_d = NULL;
   tg_case_outcome out = TG_CASE_FAIL;
   memset(im, 0, sizeof im);
   msg[0] = '\0';
@@ -198,18 +308,18 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch),
       has_bias ? g.n : 0};
   const uint64_t seed = (o->seed + (uint64_t)tg_case_seed_base() * 0x9E3779B97F4A7C15ull) * 7919u;
-  const char *unwritten_c_env = getenv("TILEGEMM_TEST_UNWRITTEN_C");
-  const int c_unwritten = g.beta == 0.0 && !o->c_is_d && unwritten_c_env && strcmp(unwritten_c_env, "1") == 0;
+  const int c_unwritten = g.beta == 0.0 && !o->c_is_d && env_flag("TILEGEMM_TEST_UNWRITTEN_C");
   const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_b = is_int(g.b_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_c = is_int(g.c_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
   const unsigned char rogue_bias = is_int(g.bias_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
 
-  if (alloc_image(&im[OP_A], spans[OP_A], es[OP_A], o->offset[0], rogue_a) ||
-      alloc_image(&im[OP_B], spans[OP_B], es[OP_B], o->offset[1], rogue_b) ||
-      (!o->c_is_d && alloc_image(&im[OP_C], spans[OP_C], es[OP_C], o->offset[2], rogue_c)) ||
-      alloc_image(&im[OP_D], spans[OP_D], es[OP_D], o->offset[3], D_PADDING_BYTE) ||
-      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], rogue_bias)) {
+  const int xe = o->exact_extent;
+  if (alloc_image(&im[OP_A], spans[OP_A], es[OP_A], o->offset[0], rogue_a, xe) ||
+      alloc_image(&im[OP_B], spans[OP_B], es[OP_B], o->offset[1], rogue_b, xe) ||
+      (!o->c_is_d && alloc_image(&im[OP_C], spans[OP_C], es[OP_C], o->offset[2], rogue_c, xe)) ||
+      alloc_image(&im[OP_D], spans[OP_D], es[OP_D], o->offset[3], D_PADDING_BYTE, xe) ||
+      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], rogue_bias, xe)) {
     out = fail(msg, n, &g, o, "allocation failed");
     goto done;
   }
@@ -241,6 +351,25 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
 
   const int int_d_poisoned = is_int(g.d_type) && !o->c_is_d;
   const int runs = o->determinism || int_d_poisoned ? 2 : 1;
+  if (o->graph) {
+    graph_d = (unsigned char *)malloc(im[OP_D].bytes);
+    if (!graph_d) {
+      out = fail(msg, n, &g, o, "allocation failed");
+      goto done;
+    }
+  }
+  if (o->graph == TG_CASE_GRAPH_FIRST) {
+    char why[512] = "graph: restoring D failed";
+    const int rc = run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why);
+    if (rc < 0 || restore(&im[OP_D]) != 0) {
+      out = fail(msg, n, &g, o, "%s", why);
+      goto done;
+    }
+    if (rc == 1) { /* refused: the eager run below reports it */
+      free(graph_d);
+      graph_d = NULL;
+    }
+  }
   for (int run = 0; run < runs; ++run) {
     if (run == 1 && int_d_poisoned) { /* the second poison, in the elements only */
       unsigned char *second = (unsigned char *)malloc(im[OP_D].bytes);
@@ -286,6 +415,27 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       memcpy(first_d, im[OP_D].back, im[OP_D].bytes);
     }
   }
+  if (o->graph == TG_CASE_GRAPH_AFTER) {
+    char why[512];
+    unsigned char *eager = (unsigned char *)malloc(im[OP_D].bytes);
+    int ok = eager != NULL;
+    if (ok) memcpy(eager, im[OP_D].back, im[OP_D].bytes);
+    ok = ok && run_graph(h, &g, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) == 0; /* ran eagerly: no refusal */
+    if (eager) memcpy(im[OP_D].back, eager, im[OP_D].bytes);
+    free(eager);
+    if (!ok) {
+      out = fail(msg, n, &g, o, "%s", why);
+      goto done;
+    }
+  }
+  if (graph_d) {
+    const int64_t at = first_difference(graph_d, im[OP_D].back, im[OP_D].bytes);
+    if (at >= 0) {
+      out = fail(msg, n, &g, o, "the graph's D differs from the eager one at byte %lld from element 0 (kernel %s)",
+                 (long long)at - (long long)im[OP_D].data_at, g_last_kernel);
+      goto done;
+    }
+  }
   if (first_d) {
     const int64_t at = first_difference(first_d, im[OP_D].back, im[OP_D].bytes);
     if (at >= 0) {
@@ -325,7 +475,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     if (at >= 0) {
       long long rel = (long long)at - (long long)im[OP_D].data_at;
       out = fail(msg, n, &g, o, "D written outside its elements at byte %lld from element 0%s (kernel %s)",
-                 rel, (at < GUARD_BYTES || (size_t)at >= im[OP_D].bytes - GUARD_BYTES) ? " (guard band)" : " (padding)",
+                 rel, ((size_t)at < im[OP_D].guard || (size_t)at >= im[OP_D].bytes - im[OP_D].guard) ? " (guard band)" : " (padding)",
                  g_last_kernel);
       goto done;
     }
@@ -380,6 +530,7 @@ done:
   free(ref);
   free(mag);
   free(first_d);
+  free(graph_d);
   cudaFree(dref);
   cudaFree(dmag);
   return out;

@@ -10,7 +10,7 @@
 /* Largest slope of the tanh-approximated GELU, and the fp32 tanhf error it may carry. */
 #define GELU_MAX_SLOPE 1.13
 #define GELU_EVAL_SLACK 0x1p-20
-/* Safety factor of TESTING.md on the first-order bound. */
+/* Safety factor of docs/testing.md on the first-order bound. */
 #define BOUND_FACTOR 4.0
 
 tg_tolerance tg_tolerance_make(const tg_gemm *g, int exact) {
@@ -18,7 +18,7 @@ tg_tolerance tg_tolerance_make(const tg_gemm *g, int exact) {
   const int int_path = g->compute == TG_COMPUTE_S32;
   const double u_in = g->compute == TG_COMPUTE_TF32 ? 0x1p-11 : 0.0;
   const double u_acc = int_path ? 0.0 : 0x1p-24;
-  /* TESTING.md's bound, plus the fp32 epilogue's roundings where there is an epilogue (alpha,
+  /* docs/testing.md's bound, plus the fp32 epilogue's roundings where there is an epilogue (alpha,
    * beta·C, bias, activation); fp32 D adds no rounding of its own beyond them (u_out 0). */
   const int epilogue = g->alpha != 1.0 || g->beta != 0.0 || g->epilogue != TG_EPI_NONE;
   const double u_epi = epilogue ? EPILOGUE_ROUNDINGS * 0x1p-24 : 0.0;

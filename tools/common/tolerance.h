@@ -1,5 +1,5 @@
 /*
- * tolerance.h — the per-element error bound of TESTING.md, shared by host and device checks.
+ * tolerance.h — the per-element error bound of docs/testing.md, shared by host and device checks.
  *
  *   |d - ref| <= rel * mag + abs
  *   rel = gain * 4 * (2 u_in + K u_acc + u_out + u_epi) (+ slack of the fp32 tanh for GELU)
@@ -7,7 +7,7 @@
  * with mag = |alpha| sum|a||b| + |beta||c| + |bias| from the oracle. In exact mode (small
  * integer data and scalars whose products stay exact in fp32, so the kernel's fp32 sums are the
  * oracle's) d must be bit for bit the oracle's value rounded to D's type, to nearest with ties
- * to even (TESTING.md: "compare bitwise"), up to the sign of a zero: -0 and +0 compare equal, as
+ * to even (docs/testing.md, exact mode), up to the sign of a zero: -0 and +0 compare equal, as
  * the tensor cores' sums of exact zeros need not keep IEEE's sign rules. GELU is not exact arithmetic: with it, exact mode
  * keeps the ordinary bound. Integer outputs are compared with the reference saturated to their
  * range (and, in exact mode, rounded to nearest even, as the kernels convert). NaN always fails.
