@@ -383,8 +383,8 @@ def test_torch_compile_reduce_overhead():
 @pytest.mark.parametrize("mnk, la", [((256, 384, 512), "row"), ((3072, 3072, 3072), "row"),
                                      ((200, 136, 300), "odd"), ((8192, 8192, 1024), "col")])
 def test_cuda_graph_replay_matches_eager(mnk, la):
-    """Capture after a warm-up call of the same shape (the handle's workspace is allocated
-    outside the capture), replay on new inputs: bitwise what an eager call gives."""
+    """Capture after a warm-up call on a side stream (torch's usual practice), replay on new
+    inputs: bitwise what an eager call gives."""
     m, n, k = mnk
     a, b = make((m, k), torch.bfloat16, la), make((k, n), torch.bfloat16)
     bias = make((n,), torch.float32)
@@ -403,3 +403,31 @@ def test_cuda_graph_replay_matches_eager(mnk, la):
         torch.cuda.synchronize()
         assert torch.equal(d, eager)
     check(d, a, b, bias=bias, activation="relu")
+
+
+def test_cuda_graph_capture_without_warm_up():
+    """A thread's first call inside a capture: its handle is created and its workspace grown
+    during the capture (the C library allows both); replays equal eager, bitwise."""
+    m, n, k = 1000, 1000, 700  # odd leading dimensions: the repacks need workspace
+    a, b = make((m, k), torch.bfloat16, "odd"), make((k, n), torch.bfloat16, "odd")
+    done = {}
+
+    def work():
+        try:
+            graph = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graph):
+                d = tilegemm.matmul(a, b, activation="gelu")
+            graph.replay()
+            eager = tilegemm.matmul(a, b, activation="gelu")
+            torch.cuda.synchronize()
+            done["equal"] = torch.equal(d, eager)
+            done["d"] = d
+        except Exception as e:  # noqa: BLE001
+            done["error"] = e
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    assert "error" not in done, done.get("error")
+    assert done["equal"]
+    check(done["d"], a, b, activation="gelu")

@@ -113,12 +113,22 @@ def handle(device):
     if device >= 0 and device != current and L.cudaSetDevice(device) != 0:
         L.cudaGetLastError()
         raise TilegemmError(L.ERR_NO_DEVICE, f"tilegemm: CUDA device {device} cannot be selected")
+    # A thread's first call may come while a stream is being captured into a CUDA graph:
+    # tg_create allocates and zeroes the handle's readiness flags, which the capture's default
+    # (global) mode forbids, so the thread's capture mode is relaxed around it. The handle's
+    # memory is its own, not the graph's.
+    mode = ctypes.c_int(L.CAPTURE_MODE_RELAXED)
+    relaxed = L.cudaThreadExchangeStreamCaptureMode(ctypes.byref(mode)) == 0
     try:
         p = ctypes.c_void_p()
         s = L.tg_create(ctypes.byref(p))
         if s != L.OK:
             raise _fail(None, s)
     finally:
+        if relaxed:
+            L.cudaThreadExchangeStreamCaptureMode(ctypes.byref(mode))
+        else:
+            L.cudaGetLastError()
         if device >= 0 and device != current and current >= 0:
             L.cudaSetDevice(current)
     h = _Handle(p.value, device)

@@ -197,6 +197,9 @@ cudaSetDevice = _proto("cudaSetDevice", c_int, c_int)
 cudaPointerGetAttributes = _proto("cudaPointerGetAttributes", c_int, c_void_p, c_void_p)
 cudaGetLastError = _proto("cudaGetLastError", c_int)
 cudaStreamSynchronize = _proto("cudaStreamSynchronize", c_int, c_void_p)
+cudaThreadExchangeStreamCaptureMode = _proto("cudaThreadExchangeStreamCaptureMode", c_int,
+                                             POINTER(c_int))
+CAPTURE_MODE_RELAXED = 2  # cudaStreamCaptureModeRelaxed
 
 
 def _names(fn, limit=64):
