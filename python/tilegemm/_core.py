@@ -417,6 +417,9 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
     """Maps the operands onto a tg_gemm. torch operands whose layout has no copy-free form are
     copied; a D tilegemm must allocate is allocated with torch (other arrays need `out`)."""
     use_c = c is not None and beta != 0
+    is_torch = isinstance(a, _PLAIN_TENSORS)
+    if out is None and need_data and not is_torch:
+        raise TypeError("tilegemm: out= is required for arrays that are not torch tensors")
     da = describe(a, "a", stream, need_data)
     db = describe(b, "b", stream, need_data)
     keep = [da[6], db[6]] if da[6] is not None or db[6] is not None else None
@@ -457,7 +460,6 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
 
     # D: out, or one tilegemm allocates (torch), in C's order when C is the transpose of a
     # contiguous tensor.
-    is_torch = isinstance(a, _PLAIN_TENSORS)
     copy_back = None
     if out is not None:
         dd = describe(out, "out", stream, need_data)
@@ -479,8 +481,6 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
             md = matrix(dd[2], dd[3])
         result = out
     elif need_data:
-        if not is_torch:
-            raise TypeError("tilegemm: out= is required for arrays that are not torch tensors")
         d_code = (_dtype_code(out_dtype, "out_dtype") if out_dtype is not None
                   else default_out_code(a_code))
         tdt = TORCH_FROM_CODE[d_code]
