@@ -307,6 +307,21 @@ def test_side_stream():
     check(d, a, b)
 
 
+def test_stream_argument_with_copies():
+    """stream= with torch tensors: an operand without a copy-free layout and a strided out are
+    copied on that stream (it is made current for the call)."""
+    m, n, k = 128, 96, 64
+    a = make((m, 2 * k), torch.float16)[:, ::2]  # no unit stride: copied
+    b = make((k, n), torch.float16)
+    out = torch.zeros(m, 2 * n, dtype=torch.float16, device="cuda")[:, ::2]  # computed apart
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    r = tilegemm.matmul(a, b, out=out, stream=s)
+    assert r is out and torch.cuda.current_stream() != s
+    s.synchronize()
+    check(out, a, b)
+
+
 def test_threads_have_their_own_handles():
     results, errors = {}, []
 

@@ -80,6 +80,12 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
             r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute,
                        None)
             return _run(r, _core._raw_stream(r.device))
+        dev = a.get_device()
+        if dev >= 0:  # D and any copies are allocated on `stream`
+            s = _stream_handle(stream)
+            with _core.torch.cuda.stream(_core.torch_stream(s, dev)):
+                return _run(_build(a, b, c, alpha, beta, bias, activation, out, out_dtype,
+                                   kernel, compute, s), s)
     s = _stream_handle(stream)
     return _run(_build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute,
                        s), s)
@@ -122,12 +128,19 @@ def tune(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out=N
     file (tilegemm's default: $TILEGEMM_CACHE, else ~/.cache/tilegemm/tune.txt), which handles
     created later load. Synchronous; D (out, or a new tensor) is overwritten many times.
     Returns a TuneResult."""
-    if _core.Tensor is not None and isinstance(a, _core.Tensor) and stream is None:
-        r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, None, compute, None)
-        s = _core._raw_stream(r.device)
-    else:
-        s = _stream_handle(stream)
-        r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, None, compute, s)
+    dev = a.get_device() if _core.Tensor is not None and isinstance(a, _core.Tensor) else -1
+    if dev >= 0:
+        s = _core._raw_stream(dev) if stream is None else _stream_handle(stream)
+        with _core.torch.cuda.stream(_core.torch_stream(s, dev)):
+            return _tune(a, b, c, alpha, beta, bias, activation, out, out_dtype, compute, s,
+                         warmup, iterations, flush_l2, save)
+    return _tune(a, b, c, alpha, beta, bias, activation, out, out_dtype, compute,
+                 _stream_handle(stream), warmup, iterations, flush_l2, save)
+
+
+def _tune(a, b, c, alpha, beta, bias, activation, out, out_dtype, compute, s, warmup,
+          iterations, flush_l2, save):
+    r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, None, compute, s)
     h = _core.handle(r.device)
     g = _core.ctypes.create_string_buffer(_lib.GEMM_PACKER.size)
     _lib.GEMM_PACKER.pack_into(g, 0, *r.fields)

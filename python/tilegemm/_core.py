@@ -407,7 +407,7 @@ def _torch_in_order(t, order):
 
 # A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
 # data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
-# in, and what must outlive the call (DLPack capsules).
+# in, and what must outlive the launch (DLPack capsules, copies of operands).
 Request = namedtuple("Request", "fields a b c d device result copy_back keep")
 _DEFAULT_COMPUTE = {}  # dtype code -> tg_compute when compute is None
 
@@ -433,6 +433,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
                                "contiguous array (or its transpose)")
         da = describe(a.contiguous(), "a", stream, need_data)
         ma = matrix(da[2], da[3])
+        keep = (keep or []) + [da[0]]
     mb = matrix(db[2], db[3])
     if mb is None:
         if not isinstance(b, _PLAIN_TENSORS):
@@ -440,6 +441,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
                                "contiguous array (or its transpose)")
         db = describe(b.contiguous(), "b", stream, need_data)
         mb = matrix(db[2], db[3])
+        keep = (keep or []) + [db[0]]
     ba, m, k = ma[0], ma[1], ma[2]
     bb, kb, n = mb[0], mb[1], mb[2]
     if k != kb:
@@ -518,6 +520,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
                                    "unit stride) for arrays that are not torch tensors")
             dc = describe(_torch_in_order(c, md[3]), "c", stream, need_data)
             mc = matrix(dc[2], dc[3])
+            keep = (keep or []) + [dc[0]]
         c_ptr, c_code, ldc = dc[1], dc[4], mc[4]
         sc = (mc[5] if mc[0] == batch else L.BATCH_BROADCAST) if batch > 1 else 0
     else:
@@ -535,6 +538,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
             if not isinstance(bias, _PLAIN_TENSORS):
                 raise _shape_error("bias must have unit stride")
             dbias = describe(bias.contiguous(), "bias", stream, need_data)
+            keep = (keep or []) + [dbias[0]]
         bias_ptr, bias_code = dbias[1], dbias[4]
 
     fields = (m, n, k, batch, a_code, b_code, c_code, d_code,
@@ -560,6 +564,14 @@ def run(r, stream):
     if r.copy_back is not None:
         r.copy_back[0].copy_(r.copy_back[1])
     return r.result
+
+
+def torch_stream(stream, device):
+    """The torch stream of a cudaStream_t (an integer), to allocate and copy on: a call given
+    `stream=` with torch tensors runs under it, so that its D and any copies belong to it."""
+    if stream == 0:
+        return torch.cuda.default_stream(device)
+    return torch.cuda.ExternalStream(stream, device=device)
 
 
 def last_kernel(device=-1):
