@@ -21,5 +21,8 @@ install(FILES ${PROJECT_BINARY_DIR}/tilegemmConfig.cmake
 # pkg-config: CUDA's include and library directories are recorded because programs that use
 # tilegemm allocate device memory with the CUDA runtime.
 list(GET CUDAToolkit_INCLUDE_DIRS 0 TG_PC_CUDA_INCLUDE)
+# Libs.private (pkg-config --static): what the static library needs beyond -lcudart.
+list(TRANSFORM TG_STATIC_LIBS PREPEND "-l" OUTPUT_VARIABLE TG_PC_LIBS_PRIVATE)
+list(JOIN TG_PC_LIBS_PRIVATE " " TG_PC_LIBS_PRIVATE)
 configure_file(cmake/tilegemm.pc.in ${PROJECT_BINARY_DIR}/tilegemm.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/tilegemm.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,6 +1,9 @@
 # Installs the build tree into a scratch prefix, then builds examples/gemm_example.c against it
-# twice: with CMake's find_package(tilegemm) and with pkg-config. Runs each: exit 0 (a GPU) or
-# 2 (no GPU) are both correct outcomes.
+# four ways: CMake's find_package(tilegemm) with the shared and with the static library, and
+# pkg-config with the shared library (found at run time through an rpath) and with the static
+# one (`pkg-config --static`, the archive named in place of -ltilegemm). Runs each: exit 0 (a
+# GPU) or 2 (no GPU) are both correct outcomes. The static builds must not need libtilegemm.so.
+cmake_policy(VERSION 3.25)
 file(REMOVE_RECURSE ${WORK_DIR})
 set(prefix ${WORK_DIR}/prefix)
 
@@ -19,13 +22,28 @@ function(run_example exe)
   message(STATUS "${exe}: exit ${rc} ${out}${err}")
 endfunction()
 
+# A statically linked example must not load libtilegemm.so.
+function(check_static exe)
+  find_program(READELF readelf)
+  if(READELF)
+    execute_process(COMMAND ${READELF} -d ${exe} OUTPUT_VARIABLE dyn RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0 OR dyn MATCHES "libtilegemm")
+      message(FATAL_ERROR "${exe} is not linked statically against tilegemm:\n${dyn}")
+    endif()
+  endif()
+endfunction()
+
 run_step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 
-# CMake package.
-run_step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/cmake-build
-         -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release)
-run_step(${CMAKE_COMMAND} --build ${WORK_DIR}/cmake-build)
-run_example(${WORK_DIR}/cmake-build/gemm_example)
+# CMake package: shared, then static.
+foreach(link_static OFF ON)
+  run_step(${CMAKE_COMMAND} -S ${SOURCE_DIR}/examples -B ${WORK_DIR}/cmake-static-${link_static}
+           -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_BUILD_TYPE=Release
+           -DTILEGEMM_EXAMPLE_STATIC=${link_static})
+  run_step(${CMAKE_COMMAND} --build ${WORK_DIR}/cmake-static-${link_static})
+  run_example(${WORK_DIR}/cmake-static-${link_static}/gemm_example)
+endforeach()
+check_static(${WORK_DIR}/cmake-static-ON/gemm_example)
 
 # pkg-config.
 find_program(PKG_CONFIG pkg-config REQUIRED)
@@ -36,12 +54,25 @@ foreach(lib lib lib64)
     set(libdir ${prefix}/${lib})
   endif()
 endforeach()
-execute_process(COMMAND ${PKG_CONFIG} --cflags --libs tilegemm OUTPUT_VARIABLE flags
-                RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "pkg-config does not know tilegemm")
-endif()
-separate_arguments(flags UNIX_COMMAND "${flags}")
+function(pkg_flags var)
+  execute_process(COMMAND ${PKG_CONFIG} ${ARGN} tilegemm OUTPUT_VARIABLE flags
+                  RESULT_VARIABLE rc OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "pkg-config ${ARGN} tilegemm failed")
+  endif()
+  separate_arguments(flags UNIX_COMMAND "${flags}")
+  set(${var} ${flags} PARENT_SCOPE)
+endfunction()
+
+# Shared: the program finds libtilegemm.so at run time through the rpath it was linked with.
+pkg_flags(flags --cflags --libs)
 run_step(${CC} ${SOURCE_DIR}/examples/gemm_example.c ${flags} -Wl,-rpath,${libdir}
          -o ${WORK_DIR}/gemm_example_pc)
 run_example(${WORK_DIR}/gemm_example_pc)
+
+# Static: --static adds Libs.private (the C++ runtime, libm); the archive replaces -ltilegemm.
+pkg_flags(flags --cflags --libs --static)
+list(TRANSFORM flags REPLACE "^-ltilegemm$" "-l:libtilegemm.a")
+run_step(${CC} ${SOURCE_DIR}/examples/gemm_example.c ${flags} -o ${WORK_DIR}/gemm_example_pc_static)
+check_static(${WORK_DIR}/gemm_example_pc_static)
+run_example(${WORK_DIR}/gemm_example_pc_static)
