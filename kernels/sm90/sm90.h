@@ -1,5 +1,7 @@
 /*
- * sm90.h — launchers of the sm90 (TMA + wgmma) family, one per registry row.
+ * sm90.h — the sm90 (TMA + wgmma) family as C sees it: the entry points of every registry row,
+ * the schedules and epilogue sets by number, and the facts the registry rows and the grid sizing
+ * share with the device code. Valid C and CUDA C++.
  */
 #ifndef TG_SM90_H
 #define TG_SM90_H
@@ -12,6 +14,33 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* How the consumer warpgroups share the work of a CTA (sm90_config.cuh's Sm90Cooperative and
+ * Sm90Pingpong say what each means). */
+enum { TG_SM90_COOPERATIVE = 0, TG_SM90_PINGPONG = 1 };
+
+/* The epilogue sets, by number: each compiled kernel holds one (sm90_epilogue_sets.cuh says what
+ * each holds; the policy types there carry these numbers). */
+enum {
+  TG_SM90_EPILOGUES_LEAN = 0,  /* PLAIN, D of the inputs' type */
+  TG_SM90_EPILOGUES_CAST = 1,  /* PLAIN and BIAS_RELU, D of another type */
+  TG_SM90_EPILOGUES_REST = 2,  /* FULL and GENERAL */
+  TG_SM90_EPILOGUES_BIAS = 3,  /* BIAS_RELU, D of the inputs' type */
+  TG_SM90_EPILOGUES_RESID = 4, /* FULL with C, D of the inputs' type (two-group tiles) */
+  TG_SM90_EPILOGUES_ACT = 5,   /* FULL without C, D of the inputs' type (two-group tiles) */
+  TG_SM90_EPILOGUE_SETS = 6
+};
+#define TG_SM90_SET_BIT(set) (1u << (unsigned)(set))
+
+/* Two-group tiles: cooperative tiles of 128×256 or 256×128, whose rows end in whole 128-byte
+ * chunks, finish half their 16-bit D apart from the first half (held in registers, or staged in a
+ * borrowed operand stage), and have the RESID and ACT sets besides the four every kernel has. The
+ * planner charges their C by the RESID overheads (sm90_rows.c). */
+#define TG_SM90_TWO_GROUP_TILE_AREA (128 * 256)
+#define TG_SM90_CHUNK_COLS_16BIT 64 /* columns of 16-bit D in a 128-byte chunk */
+#define TG_SM90_TWO_GROUP_TILE(bm, bn, schedule)                                         \
+  ((schedule) == TG_SM90_COOPERATIVE && (bm) * (bn) == TG_SM90_TWO_GROUP_TILE_AREA && \
+   (bn) % TG_SM90_CHUNK_COLS_16BIT == 0)
 
 /* A row's five entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its launcher,
  * its stream-K workspace in bytes, its wave count for the planner, its check (kernel.h's
@@ -39,14 +68,9 @@ TG_SM90_ROW_DECLARE(pp_128x128)
  * ceil(items / clusters). Where only a few clusters (at most 1 / TG_SM90_BALANCE_LIGHT_DIVISOR
  * of them) would run one item fewer than the others, it takes instead the fewest clusters that
  * finish in the same rounds: every cluster then runs the same number of items and the spare SMs
- * idle from the start. Pingpong launches (two items in flight per cluster) keep every cluster.
- * H100, bf16 unless noted, a build that balanced every launch against all 66 clusters in the
- * same call, three repeats (docs/sm90.md, "A grid of equal shares"): 4096³ (256 items: 8 light
- * clusters; 64 instead) 0.999 → 1.003×, f16 1.002 → 1.007×; 4096×4096×8192 0.995 → 1.001×;
- * 4096×8192×4096 (16 light) 1.000 → 1.006×; 8192×4096×4096 f16 0.999 → 1.014×; 6144³ f16 (18
- * light) +1.5–4%. With 28 or 32 light clusters (4096×14336×4096, 8192×8192×1024) the clusters
- * that start half a tile late (sm90_gemm.cuh, thread_stagger_start) were worth more: 0.4–1.1%
- * lower balanced. */
+ * idle from the start. With more light clusters, the clusters that start half a tile late
+ * (sm90_scheduler.cuh, thread_stagger_start) are worth more. Pingpong launches (two items in
+ * flight per cluster) keep every cluster. */
 #define TG_SM90_BALANCE_LIGHT_DIVISOR 3
 static inline int64_t tg_sm90_whole_item_clusters(int64_t items, int64_t clusters) {
   if (clusters <= 0 || items <= clusters) return items < clusters ? items : clusters;

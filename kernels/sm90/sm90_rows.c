@@ -47,7 +47,7 @@
 #define PINGPONG_C_OVERHEAD_K 160
 #define PINGPONG_GELU_OVERHEAD_K 170
 /* Cooperative tiles of 128×256 and 256×128 read C of the inputs' type into a borrowed stage while
- * the first half of a tile is worked (the RESID epilogue set, kernels/sm90/sm90_gemm.cuh): C costs
+ * the first half of a tile is worked (the RESID epilogue set, kernels/sm90/sm90_epilogue_sets.cuh): C costs
  * them far less, fitted to sm90_128x256x64 bf16 at 8192×8192×1024 and 4096³ (190 and 165, H100
  * 2026-11-26). C of another type goes through REST as before: f32 C at 8192×8192×1024 ran
  * 0.93× cuBLAS there against 1.03× on pingpong, so it keeps COOPERATIVE_C_OVERHEAD_K. */
