@@ -1,7 +1,7 @@
 /*
- * sm90.h — the sm90 (TMA + wgmma) family as C sees it: the entry points of every registry row,
- * the schedules and epilogue sets by number, and the facts the registry rows and the grid sizing
- * share with the device code. Valid C and CUDA C++.
+ * sm90.h — the sm90 (TMA + wgmma) family as C sees it: the entry points of every configuration
+ * (sm90_configs.h), the schedules and epilogue sets by number, and the facts the registry rows
+ * and the grid sizing share with the device code. Valid C and CUDA C++.
  */
 #ifndef TG_SM90_H
 #define TG_SM90_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "problem.h"
+#include "sm90_configs.h"
 #include "tma_desc.h"
 
 #ifdef __cplusplus
@@ -42,27 +43,30 @@ enum {
   ((schedule) == TG_SM90_COOPERATIVE && (bm) * (bn) == TG_SM90_TWO_GROUP_TILE_AREA && \
    (bn) % TG_SM90_CHUNK_COLS_16BIT == 0)
 
-/* A row's five entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its launcher,
- * its stream-K workspace in bytes, its wave count for the planner, its check (kernel.h's
- * extra_check: the TMA maps within the driver's limits, and what a row of wide accumulators
- * does not serve) and the TMA maps its launch encodes (kernel.h's tma_maps). */
-#define TG_SM90_ROW_DECLARE(name)                                                \
-  tg_status tg_sm90_launch_##name(const tg_problem *p, struct CUstream_st *stream); \
-  size_t tg_sm90_workspace_##name(const tg_problem *p);                            \
-  double tg_sm90_waves_##name(const tg_problem *p);                                \
-  tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len);  \
-  int tg_sm90_maps_##name(const tg_problem *p, tg_tma_desc *out, int max);
+/* What a configuration's compiled code says of itself (tg_sm90_describe_<fn>), read from the
+ * C++ templates, for the test that the registry rows and the kernels agree. */
+typedef struct tg_sm90_row_info {
+  int tile_m, tile_n, tile_k, stages, cluster_m, cluster_n, schedule;
+  int mn_major;             /* 1: MN-major operands compiled */
+  unsigned epilogue_sets;   /* TG_SM90_SET_BIT of every set compiled */
+  int wide_acc;             /* more than 128 accumulators per consumer thread */
+  int stream_k;             /* may split work items between clusters */
+  int smem_bytes_lean;      /* dynamic shared memory of its LEAN kernels */
+} tg_sm90_row_info;
 
-TG_SM90_ROW_DECLARE(128x256)
-TG_SM90_ROW_DECLARE(128x256_c1)
-TG_SM90_ROW_DECLARE(256x128)
-TG_SM90_ROW_DECLARE(128x128)
-TG_SM90_ROW_DECLARE(128x64)
-TG_SM90_ROW_DECLARE(128x192)
-TG_SM90_ROW_DECLARE(128x144)
-TG_SM90_ROW_DECLARE(128x208)
-TG_SM90_ROW_DECLARE(256x160)
-TG_SM90_ROW_DECLARE(pp_128x128)
+/* A configuration's entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its
+ * launcher, its stream-K workspace in bytes, its wave count for the planner, its check (kernel.h's
+ * extra_check: the TMA maps within the driver's limits, and what a row of wide accumulators does
+ * not serve), the TMA maps its launch encodes (kernel.h's tma_maps), and its description. */
+#define TG_SM90_ROW_DECLARE(fn, ...)                                                \
+  tg_status tg_sm90_launch_##fn(const tg_problem *p, struct CUstream_st *stream); \
+  size_t tg_sm90_workspace_##fn(const tg_problem *p);                             \
+  double tg_sm90_waves_##fn(const tg_problem *p);                                 \
+  tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len);   \
+  int tg_sm90_maps_##fn(const tg_problem *p, tg_tma_desc *out, int max);          \
+  void tg_sm90_describe_##fn(tg_sm90_row_info *out);
+
+TG_SM90_ROWS(TG_SM90_ROW_DECLARE)
 
 /* A cooperative launch of whole work items on up to `clusters` clusters runs them in rounds,
  * ceil(items / clusters). Where only a few clusters (at most 1 / TG_SM90_BALANCE_LIGHT_DIVISOR

@@ -7,4 +7,4 @@
  * (Sm90EpilogueLayout::kTailCols). K-major operands (an MN-major B's 64-column boxes do not tile 144). */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x144, 128, 144, 5, 2, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x144(SM90_ROW_FUNCTIONS)

@@ -7,4 +7,4 @@
  * (Sm90EpilogueLayout::kTailCols). K-major operands (an MN-major B's 64-column boxes do not tile 208). */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x208, 128, 208, 4, 2, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x208(SM90_ROW_FUNCTIONS)

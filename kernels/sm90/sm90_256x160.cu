@@ -9,4 +9,4 @@
  * stream-K), work counted in 32 bits: with more, ptxas spilled (sm90_wide_acc, sm90_row_check). */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(256x160, 256, 160, 4, 1, 2, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_256x160(SM90_ROW_FUNCTIONS)

@@ -1,7 +1,7 @@
 /*
  * sm90_config.cuh — the Hopper kernel's configuration: the machine's constants, the MMA atoms (one
- * per input type), the two schedules, and Sm90Config, which derives from one configuration (a
- * registry row's tile, stages, operand orders, cluster, schedule) and an atom everything the
+ * per input type), the two schedules, and Sm90Config, which derives from one configuration of
+ * sm90_configs.h (tile, stages, operand orders, cluster, schedule) and an atom everything the
  * other parts size themselves by: rows per consumer, accumulators, registers, operand stages,
  * multicast shares, descriptor steps. The scheduler, the mainloop and the epilogues read these
  * numbers and nothing of the row itself; a new input type adds an atom here and its loads in
@@ -110,7 +110,7 @@ struct Sm90Pingpong {
   __device__ static int64_t consumer_step(int64_t step) { return TG_SM90_CONSUMERS * step; }
 };
 
-/* The schedule policy of a schedule number (the registry rows' TG_SM90_COOPERATIVE, ...). */
+/* The schedule policy of a schedule number (sm90_configs.h's SCHEDULE column). */
 template <int SCHEDULE>
 struct Sm90ScheduleOf {
   typedef Sm90Cooperative type;

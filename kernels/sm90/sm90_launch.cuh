@@ -1,8 +1,8 @@
 /*
- * sm90_launch.cuh — from a registry row to a persistent launch: the kernel for the request
- * (input type, epilogue set, operand orders), the TMA maps of A and B for their orders (and C's
- * and D's for the TMA epilogues), the grid sized to the clusters that fit on the GPU (or to the
- * work, when less), and a row's C entry points (SM90_ROW_FUNCTIONS).
+ * sm90_launch.cuh — from a configuration of sm90_configs.h to a persistent launch: the kernel
+ * for the request (input type, epilogue set, operand orders), the TMA maps of A and B for their
+ * orders (and C's and D's for the TMA epilogues), the grid sized to the clusters that fit on the
+ * GPU (or to the work, when less), and a row's C entry points (SM90_ROW_FUNCTIONS).
  */
 #ifndef TG_SM90_LAUNCH_CUH
 #define TG_SM90_LAUNCH_CUH
@@ -198,7 +198,7 @@ struct Sm90MapsOp {
   }
 };
 
-/* One registry row's configuration as the C++ side takes it: BM×BN is the tile of one consumer
+/* One configuration of sm90_configs.h as the C++ side takes it: BM×BN is the tile of one consumer
  * warpgroup in pingpong, of the CTA in cooperative; clusters of CM CTAs along m (sharing B) or CN
  * along n (sharing A); MN_MAJOR_OK: MN-major operands compiled too. */
 template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
@@ -290,22 +290,44 @@ tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t
   return TG_OK;
 }
 
-/* A registry row's C entry points (sm90.h): its launcher, its workspace hook, its wave count,
- * its check and its TMA maps. */
-#define SM90_ROW_FUNCTIONS(name, BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK)                                    \
-  typedef Sm90Row<BM, BN, STAGES, CM, CN, SCHEDULE, MN_MAJOR_OK> Sm90Row_##name;                                    \
-  extern "C" tg_status tg_sm90_launch_##name(const tg_problem *p, cudaStream_t stream) {                          \
-    return sm90_dispatch<Sm90Row_##name>(p, Sm90LaunchOp{stream});                                                \
-  }                                                                                                               \
-  extern "C" size_t tg_sm90_workspace_##name(const tg_problem *p) {                                              \
-    return sm90_workspace(p, BM, BN, CM, CN, SCHEDULE);                                                           \
-  }                                                                                                               \
-  extern "C" double tg_sm90_waves_##name(const tg_problem *p) { return sm90_waves(p, BM, BN, CM, CN, SCHEDULE); } \
-  extern "C" tg_status tg_sm90_check_##name(const tg_problem *p, char *why, size_t why_len) {                       \
-    return sm90_row_check<Sm90Row_##name, BM, BN, CM, CN, SCHEDULE>(p, "the sm90 " #name " row", why, why_len);      \
-  }                                                                                                               \
-  extern "C" int tg_sm90_maps_##name(const tg_problem *p, tg_tma_desc *out, int max) {                           \
-    return sm90_row_maps<Sm90Row_##name>(p, out, max);                                                            \
-  }
+/* What the compiled templates of a row say of themselves (tg_sm90_row_info, sm90.h). */
+template <class Row>
+void sm90_row_describe(tg_sm90_row_info *out) {
+  typedef typename Row::template Config<Sm90F16, true, true> Cfg;
+  out->tile_m = Cfg::kBM;
+  out->tile_n = Cfg::kBN;
+  out->tile_k = Cfg::kBK;
+  out->stages = Cfg::kStages;
+  out->cluster_m = Cfg::kClusterM;
+  out->cluster_n = Cfg::kClusterN;
+  out->schedule = Cfg::Schedule::kId;
+  out->mn_major = Row::kMNMajor;
+  out->epilogue_sets = Row::kSets;
+  out->wide_acc = Cfg::kWideAcc;
+  out->stream_k = Cfg::kStreamK;
+  out->smem_bytes_lean = Sm90Kernel<Cfg, Sm90EpilogueLean>::kSmemBytes;
+}
+
+/* A configuration's C entry points (sm90.h): its launcher, its workspace hook, its wave count,
+ * its check, its TMA maps and its description. The arguments are a row of sm90_configs.h: its
+ * .cu file compiles it as TG_SM90_ROW_<fn>(SM90_ROW_FUNCTIONS). */
+#define SM90_ROW_FUNCTIONS(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS, EFFICIENCY, RUNG)           \
+  typedef Sm90Row<BM, BN, STAGES, CM, CN, TG_SM90_##SCHEDULE, ORDERS == TG_SM90_ANY_ORDER> Sm90Row_##fn;               \
+  extern "C" tg_status tg_sm90_launch_##fn(const tg_problem *p, cudaStream_t stream) {                              \
+    return sm90_dispatch<Sm90Row_##fn>(p, Sm90LaunchOp{stream});                                                    \
+  }                                                                                                                 \
+  extern "C" size_t tg_sm90_workspace_##fn(const tg_problem *p) {                                                  \
+    return sm90_workspace(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                                                   \
+  }                                                                                                                 \
+  extern "C" double tg_sm90_waves_##fn(const tg_problem *p) {                                                      \
+    return sm90_waves(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                                                       \
+  }                                                                                                                 \
+  extern "C" tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len) {                         \
+    return sm90_row_check<Sm90Row_##fn, BM, BN, CM, CN, TG_SM90_##SCHEDULE>(p, "the sm90 " #fn " row", why, why_len); \
+  }                                                                                                                 \
+  extern "C" int tg_sm90_maps_##fn(const tg_problem *p, tg_tma_desc *out, int max) {                               \
+    return sm90_row_maps<Sm90Row_##fn>(p, out, max);                                                                \
+  }                                                                                                                 \
+  extern "C" void tg_sm90_describe_##fn(tg_sm90_row_info *out) { sm90_row_describe<Sm90Row_##fn>(out); }
 
 #endif /* TG_SM90_LAUNCH_CUH */
