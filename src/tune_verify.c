@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "device.h"
-#include "ref/ref_compare.h"
+#include "ref_compare.h"
 
 /* The bound of TESTING.md, as tools/common/tolerance.c computes it. */
 #define TG_BOUND_FACTOR 4.0
