@@ -13,6 +13,7 @@
 #define TG_PROBLEM_H
 
 #include <stdint.h>
+#include "measure.h"
 #include "tilegemm.h"
 
 #ifdef __cplusplus
@@ -67,19 +68,18 @@ typedef struct tg_problem {
 /* The value of a set readiness flag (a clear one is 0). */
 #define TG_SYNC_FLAG_READY 1u
 
-/* Bytes a request must move at least: A and B read once, D written once (and C read once when
- * beta != 0), over every batch. With its flops (tg_problem_flops) it places a request on the
- * roofline: the planner's memory floor and the sm90 launcher's memory-bound test both use it. */
+/* Bytes a problem must move at least (measure.h's tg_gemm_min_bytes: A and B read once, D written
+ * once, and C read once when beta != 0, over every batch), C counted at D's element size. With
+ * its flops (tg_problem_flops) it places a request on the roofline: the planner's memory floor
+ * and the sm90 launcher's memory-bound test both use it. */
 static inline double tg_problem_min_bytes(const tg_problem *p) {
-  const double m = (double)p->m, n = (double)p->n, k = (double)p->k;
-  return (double)p->batch * (m * k * (double)tg_dtype_size(p->a_type) + k * n * (double)tg_dtype_size(p->b_type) +
-                             m * n * (double)tg_dtype_size(p->d_type) * (p->read_c ? 2.0 : 1.0));
+  const size_t d_bytes = tg_dtype_size(p->d_type);
+  return tg_gemm_min_bytes(p->m, p->n, p->k, p->batch, tg_dtype_size(p->a_type), tg_dtype_size(p->b_type),
+                           p->read_c ? d_bytes : 0, d_bytes);
 }
 
 /* Multiply-adds counted as two flops, over every batch. */
-static inline double tg_problem_flops(const tg_problem *p) {
-  return 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)p->batch;
-}
+static inline double tg_problem_flops(const tg_problem *p) { return tg_gemm_flops(p->m, p->n, p->k, p->batch); }
 
 /* Activation applied last in the epilogue. */
 enum { TG_ACT_NONE = 0, TG_ACT_RELU = 1, TG_ACT_GELU = 2 };
