@@ -24,7 +24,7 @@ struct Sm90Mainloop {
   static constexpr int BM = Cfg::kBM, BN = Cfg::kBN, STAGES = Cfg::kStages;
   static constexpr int CLUSTER_M = Cfg::kClusterM, CLUSTER_N = Cfg::kClusterN;
   static constexpr bool A_KMAJOR = Cfg::kAKMajor, B_KMAJOR = Cfg::kBKMajor;
-  static constexpr int kRowBlocks = Cfg::kRowBlocks, kAcc = Cfg::kAcc, kStageBytes = Cfg::kStageBytes;
+  static constexpr int kStageBytes = Cfg::kStageBytes;
   typedef Sm90Scheduler<Cfg> Scheduler;
   typedef typename Scheduler::Unit Unit;
   typedef typename Scheduler::WorkList WorkList;
@@ -96,7 +96,7 @@ struct Sm90Mainloop {
     }
   }
 
-  /* ---- consumers --------------------------------------------------------------------------- */
+  /* ---- the hand-offs back ------------------------------------------------------------------ */
 
   /* Hands stage barrier `bar` back to every producer that writes into it (all CTAs of the
    * cluster, through multicast). */
