@@ -45,10 +45,11 @@ from collections import OrderedDict
 
 SKIP = 77
 
-# Sm90Gemm<E, BM, BN, STAGES, A_KMAJOR, B_KMAJOR, CLUSTER_M, CLUSTER_N, SCHEDULE, EPILOGUES>
+# Sm90Kernel<Sm90Config<E, BM, BN, STAGES, A_KMAJOR, B_KMAJOR, CLUSTER_M, CLUSTER_N, Schedule>, Epilogues>
 SM90_NAME = re.compile(
-    r"sm90_gemm_kernelI8Sm90GemmI(7Sm90F16|8Sm90BF16)"
-    r"Li(\d+)ELi(\d+)ELi(\d+)ELb([01])ELb([01])ELi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E")
+    r"sm90_gemm_kernelI10Sm90KernelI10Sm90ConfigI(7Sm90F16|8Sm90BF16)"
+    r"Li(\d+)ELi(\d+)ELi(\d+)ELb([01])ELb([01])ELi(\d+)ELi(\d+)E\d+Sm90(Cooperative|Pingpong)E"
+    r"\d+Sm90Epilogue(Lean|Cast|Rest|Bias|Resid|Act)E")
 # Sm80Gemm<E, BM, BN, ...>
 SM80_NAME = re.compile(r"sm80_gemm_kernelI8Sm80GemmI\d+Sm80(\w+?)Li(\d+)ELi(\d+)E")
 HGMMA = re.compile(r"\bHGMMA\.(\d+)x(\d+)x(\d+)\.F32(\.BF16)?\b")
@@ -65,8 +66,7 @@ FRAME_STORE_REACH = 2
 INSTRUCTION = re.compile(r"^\s+/\*[0-9a-f]{4,}\*/\s+\S")
 FUNCTION = re.compile(r"^\s*Function : (\S+)")
 ARCH = re.compile(r"arch = (sm_\w+)")
-SCHEDULES = {0: "coop", 1: "pingpong"}
-EPILOGUE_SETS = {0: "LEAN", 1: "CAST", 2: "REST", 3: "BIAS", 4: "RESID", 5: "ACT"}
+SCHEDULES = {"Cooperative": "coop", "Pingpong": "pingpong"}
 
 
 def find_cuobjdump():
@@ -209,10 +209,10 @@ def disassemble_all(cuobjdump, paths):
 def check_sm90(k, m):
     """Problems of one sm90 kernel (an empty list when it is sound), and its group key."""
     bf16 = m.group(1).endswith("BF16")
-    bm, bn, stages, ak, bk, cm, cn, schedule, epilogues = (int(x) for x in m.groups()[1:])
+    bm, bn, stages, ak, bk, cm, cn = (int(x) for x in m.groups()[1:8])
+    schedule, epilogues = m.group(9), m.group(10)
     key = "sm90 %-4s %dx%d, %d stages, cluster %dx%d, %s, %s" % (
-        "bf16" if bf16 else "f16", bm, bn, stages, cm, cn, SCHEDULES.get(schedule, schedule),
-        EPILOGUE_SETS.get(epilogues, epilogues))
+        "bf16" if bf16 else "f16", bm, bn, stages, cm, cn, SCHEDULES.get(schedule, schedule), epilogues.upper())
     problems = []
     if k.arch != "sm_90a":
         problems.append("built for %s, not sm_90a" % k.arch)
@@ -247,7 +247,7 @@ def check_sm80(k, m):
 
 SELF_TEST_LISTING = """
 \tcode for sm_90a
-\t\tFunction : _Z16sm90_gemm_kernelI8Sm90GemmI8Sm90BF16Li128ELi208ELi4ELb1ELb1ELi2ELi1ELi0ELi2EEEv
+\t\tFunction : _Z16sm90_gemm_kernelI10Sm90KernelI10Sm90ConfigI8Sm90BF16Li128ELi208ELi4ELb1ELb1ELi2ELi1E15Sm90CooperativeE16Sm90EpilogueRestEEv
         /*0000*/                   STL [R1], R6 ;
         /*0010*/                   CALL.REL.NOINC 0x0100 ;
         /*0020*/                   STL [R1+0x4], R7 ;

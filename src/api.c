@@ -14,9 +14,9 @@
 #include "handle.h"
 #include "plan.h"
 #include "problem_build.h"
-#include "common/repack.h"
-#include "ref/ref.h"
+#include "ref.h"
 #include "registry.h"
+#include "repack.h"
 #include "tilegemm.h"
 #include "validate.h"
 

@@ -18,12 +18,6 @@ int tg_alignment_bytes(const void *ptr, int64_t ld, int64_t batch_stride, int64_
   return (int)(bits & (~bits + 1)); /* lowest set bit */
 }
 
-static int act_of(tg_epilogue e) {
-  if (e == TG_EPI_RELU || e == TG_EPI_BIAS_RELU) return TG_ACT_RELU;
-  if (e == TG_EPI_GELU || e == TG_EPI_BIAS_GELU) return TG_ACT_GELU;
-  return TG_ACT_NONE;
-}
-
 void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const void *A,
                       const void *B, const void *C, void *D, int sm, int sm_count) {
   memset(p, 0, sizeof *p);
@@ -46,7 +40,7 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
   p->has_bias = tg_epilogue_has_bias(g->epilogue);
   p->bias = p->has_bias ? g->bias : NULL;
   p->bias_type = p->has_bias ? g->bias_type : TG_F32;
-  p->act = act_of(g->epilogue);
+  p->act = tg_epilogue_activation(g->epilogue);
   p->exact_int = g->d_type == TG_S32 && g->alpha == 1.0 && g->beta == 0.0 &&
                  g->epilogue == TG_EPI_NONE;
   p->transposed = g->c_order == TG_COL_MAJOR;

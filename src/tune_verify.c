@@ -1,54 +1,19 @@
 /* tune_verify.c — tg_tune's check of a kernel against the fp64 GPU oracle (tune_verify.h). */
 #include "tune_verify.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "device.h"
-#include "ref/ref_compare.h"
+#include "measure.h"
+#include "ref_compare.h"
 
-/* The bound of docs/testing.md, as tools/common/tolerance.c computes it. */
-#define TG_BOUND_FACTOR 4.0
-#define TG_EPILOGUE_ROUNDINGS 4.0
-#define TG_GELU_MAX_SLOPE 1.13
-#define TG_GELU_EVAL_SLACK 0x1p-20
-#define TG_U_TF32_INPUT 0x1p-11
-#define TG_U_F32 0x1p-24
-#define TG_S8_MIN (-128.0)
-#define TG_S8_MAX 127.0
-#define TG_S32_MIN (-2147483648.0)
-#define TG_S32_MAX 2147483647.0
-
-static double unit_roundoff(tg_dtype t) {
-  switch (t) {
-    case TG_F32: return 0x1p-24;
-    case TG_F16: return 0x1p-11;
-    case TG_BF16: return 0x1p-8;
-    case TG_E4M3: return 0x1p-4;
-    case TG_E5M2: return 0x1p-3;
-    default: return 0.0;
-  }
-}
-
+/* The bound of docs/testing.md (measure.h), the one the tools and tests check against. */
 void tg_tune_tolerance(const tg_gemm *g, double *rel, double *abs, double *lo, double *hi) {
-  const double u_in = g->compute == TG_COMPUTE_TF32 ? TG_U_TF32_INPUT : 0.0;
-  const double u_acc = g->compute == TG_COMPUTE_S32 ? 0.0 : TG_U_F32;
-  const int epilogue = g->alpha != 1.0 || g->beta != 0.0 || g->epilogue != TG_EPI_NONE;
-  const double u_epi = epilogue ? TG_EPILOGUE_ROUNDINGS * TG_U_F32 : 0.0; /* only with an epilogue */
-  const double u_out = g->d_type == TG_F32 ? 0.0 : unit_roundoff(g->d_type); /* fp32 D: none of its own */
-  *rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + u_out + u_epi);
-  if (g->epilogue == TG_EPI_GELU || g->epilogue == TG_EPI_BIAS_GELU)
-    *rel = *rel * TG_GELU_MAX_SLOPE + TG_GELU_EVAL_SLACK;
-  *lo = -HUGE_VAL;
-  *hi = HUGE_VAL;
-  if (g->d_type == TG_S8) *lo = TG_S8_MIN, *hi = TG_S8_MAX;
-  if (g->d_type == TG_S32) *lo = TG_S32_MIN, *hi = TG_S32_MAX;
-  switch (g->d_type) {
-    case TG_F16: *abs = 0x1p-24; break;
-    case TG_BF16: *abs = 0x1p-133; break;
-    case TG_F32: *abs = 0x1p-149; break;
-    default: *abs = 1.0; break; /* integer rounding */
-  }
+  const tg_bound b = tg_request_bound(g);
+  *rel = b.rel;
+  *abs = b.abs;
+  *lo = b.lo;
+  *hi = b.hi;
 }
 
 /* Element offset of row i0 (column 0) of a matrix. */

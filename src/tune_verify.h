@@ -13,8 +13,8 @@
 /* Bytes of oracle output (ref and mag) a band of rows may take. */
 #define TG_TUNE_VERIFY_BYTES ((size_t)256 << 20)
 
-/* Per-element bound of the tests (tools/common/tolerance.c, in-library copy): rel, abs and
- * the saturation range [lo, hi] of an integer D. */
+/* Per-element bound of docs/testing.md (measure.h's tg_request_bound, the one the tests and tools
+ * use): rel, abs and the saturation range [lo, hi] of an integer D. */
 void tg_tune_tolerance(const tg_gemm *g, double *rel, double *abs, double *lo, double *hi);
 
 /* Runs *g (g->kernel names the kernel) on the caller's buffers, D filled with NaN first (C is

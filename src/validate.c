@@ -24,10 +24,6 @@ static int add_overflows(int64_t a, int64_t b, int64_t *out) {
   return __builtin_add_overflow(a, b, out);
 }
 
-int tg_epilogue_has_bias(tg_epilogue e) {
-  return e == TG_EPI_BIAS || e == TG_EPI_BIAS_RELU || e == TG_EPI_BIAS_GELU;
-}
-
 static int dtype_known(tg_dtype t) { return (unsigned)t < TG_DTYPE_COUNT; }
 static int order_known(tg_order o) { return o == TG_ROW_MAJOR || o == TG_COL_MAJOR; }
 static int is_fp8(tg_dtype t) { return t == TG_E4M3 || t == TG_E5M2; }

@@ -25,9 +25,6 @@ typedef struct tg_layout {
   tg_extent a, b, c, d;
 } tg_layout;
 
-/* 1 when the epilogue adds a bias vector. */
-int tg_epilogue_has_bias(tg_epilogue e);
-
 /* Checks every field of *g. On success fills *layout. fn names the public entry point in the
  * message ("tg_matmul: ..."). Returns TG_ERR_INVALID_VALUE or TG_ERR_NOT_SUPPORTED. */
 tg_status tg_validate_gemm(tg_handle *h, const char *fn, const tg_gemm *g, tg_layout *layout);

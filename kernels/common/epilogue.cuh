@@ -158,8 +158,8 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
 /* 1 when a kernel may run the epilogue inline, pair by pair, unrolled over its accumulator
  * tile, at a few instructions per pair: D = act(alpha·acc + bias) into 16-byte-aligned
  * f32/f16/bf16 D, with no C, a bias (if any) of D's type along n, and ReLU or no activation.
- * The sm90 kernel serves the rest with separately compiled epilogues (sm90_gemm.cuh's
- * Sm90Epilogue). */
+ * The sm90 kernel serves the rest with separately compiled epilogues (its epilogue classes,
+ * sm90_epilogue_sets.cuh). */
 __host__ __device__ __forceinline__ int tg_epilogue_is_inline(const tg_problem &p) {
   return !p.read_c && !p.exact_int && p.align_d >= 16 && p.act != TG_ACT_GELU &&
          (p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16) &&

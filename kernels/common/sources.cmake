@@ -1,3 +1,5 @@
-# Device code shared by the families (not a family: no registry rows).
+# Code shared by the families (not a family: no registry rows): the operand repack kernel, and
+# the TMA map parameters and limits of interface/tma_desc.h.
 list(APPEND TG_KERNEL_SOURCES
-  kernels/common/repack.cu)
+  kernels/common/repack.cu
+  kernels/common/tma_desc.c)

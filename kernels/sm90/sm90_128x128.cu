@@ -2,4 +2,4 @@
  * cluster: mid-size problems, twice the tiles of 128×256 to fill the SMs. K-major operands. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x128, 128, 128, 6, 1, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x128(SM90_ROW_FUNCTIONS)

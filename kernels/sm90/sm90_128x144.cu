@@ -4,7 +4,7 @@
  * 11 = 132 tiles, one per SM, against 96 of 128×192; 2560³: 360 tiles, 2.7 waves, against 200
  * of 128×256 in 1.5). A tile row is two 128-byte chunks of 16-bit D (four of f32) and a tail
  * chunk of 16 columns, which leaves through a buffer and tensor maps of its own
- * (Sm90Gemm::kTailCols). K-major operands (an MN-major B's 64-column boxes do not tile 144). */
+ * (Sm90EpilogueLayout::kTailCols). K-major operands (an MN-major B's 64-column boxes do not tile 144). */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x144, 128, 144, 5, 2, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x144(SM90_ROW_FUNCTIONS)

@@ -4,4 +4,4 @@
  * K-major operands (B's three 64-column boxes do not split over a cluster of two). */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x192, 128, 192, 4, 2, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x192(SM90_ROW_FUNCTIONS)

@@ -4,7 +4,7 @@
  * third wave (2560³: 20 × 13 = 260 tiles, 1.97 waves of 132, against 200 of 128×256 in 1.5 and
  * 360 of 128×144 in 2.7; 1792³: 126 tiles, one wave, against 98 of 128×256). A tile row is three
  * 128-byte chunks of 16-bit D (six of f32) and the 16-column tail chunk of the 144-wide row
- * (Sm90Gemm::kTailCols). K-major operands (an MN-major B's 64-column boxes do not tile 208). */
+ * (Sm90EpilogueLayout::kTailCols). K-major operands (an MN-major B's 64-column boxes do not tile 208). */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x208, 128, 208, 4, 2, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x208(SM90_ROW_FUNCTIONS)

@@ -3,5 +3,4 @@
  * bytes per flop. Any operand orders. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x256, 128, 256, 4, 2, 1, TG_SM90_COOPERATIVE, true)
-
+TG_SM90_ROW_128x256(SM90_ROW_FUNCTIONS)

@@ -3,4 +3,4 @@
  * translation unit so that the two largest sm90 configs compile in parallel. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x256_c1, 128, 256, 4, 1, 1, TG_SM90_COOPERATIVE, true)
+TG_SM90_ROW_128x256_c1(SM90_ROW_FUNCTIONS)

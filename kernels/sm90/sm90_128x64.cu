@@ -2,4 +2,4 @@
  * cluster: small problems and thin n, four times the tiles of 128×256. K-major operands. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(128x64, 128, 64, 8, 1, 1, TG_SM90_COOPERATIVE, false)
+TG_SM90_ROW_128x64(SM90_ROW_FUNCTIONS)

@@ -3,4 +3,4 @@
  * 128×256. Any operand orders. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(256x128, 256, 128, 4, 1, 2, TG_SM90_COOPERATIVE, true)
+TG_SM90_ROW_256x128(SM90_ROW_FUNCTIONS)

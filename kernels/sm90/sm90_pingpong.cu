@@ -3,4 +3,4 @@
  * other's mainloop; 6 stages of 32 KB; clusters of 2 along m multicast B. K-major operands. */
 #include "sm90_launch.cuh"
 
-SM90_ROW_FUNCTIONS(pp_128x128, 128, 128, 6, 2, 1, TG_SM90_PINGPONG, false)
+TG_SM90_ROW_pp_128x128(SM90_ROW_FUNCTIONS)

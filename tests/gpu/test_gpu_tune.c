@@ -16,7 +16,7 @@
 #include "check.h"
 #include "device_tools.h"
 #include "plan.h"
-#include "ref/ref_compare.h"
+#include "ref_compare.h"
 #include "registry.h"
 #include "tilegemm.h"
 #include "tolerance.h"

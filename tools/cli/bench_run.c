@@ -47,18 +47,6 @@ static spans spans_of(const tg_gemm *g) {
   return s;
 }
 
-double tg_request_flops(const tg_gemm *g) {
-  return 2.0 * (double)g->m * (double)g->n * (double)g->k * (double)g->batch;
-}
-
-double tg_request_bytes(const tg_gemm *g) {
-  double per = (double)g->m * g->k * tg_dtype_size(g->a_type) +
-               (double)g->k * g->n * tg_dtype_size(g->b_type) +
-               (double)g->m * g->n * tg_dtype_size(g->d_type);
-  if (g->beta != 0.0) per += (double)g->m * g->n * tg_dtype_size(g->c_type);
-  return per * (double)g->batch;
-}
-
 static int cmp_float(const void *x, const void *y) {
   float a = *(const float *)x, b = *(const float *)y;
   return (a > b) - (a < b);

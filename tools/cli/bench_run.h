@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "device_peak.h"
+#include "measure.h" /* tg_request_flops, tg_request_bytes */
 #include "options.h"
 #include "tilegemm.h"
 
@@ -35,9 +36,5 @@ typedef struct tg_bench_result {
  * (library refusal, CUDA failure, out of memory). A failed check is a result, not an error. */
 int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, char *err,
                  size_t err_len);
-
-/* Floating-point operations and minimum bytes moved of a request. */
-double tg_request_flops(const tg_gemm *g);
-double tg_request_bytes(const tg_gemm *g);
 
 #endif /* TG_BENCH_RUN_H */

@@ -4,7 +4,7 @@
 #include <cuda_runtime_api.h>
 #include <string.h>
 
-#include "bench_run.h"
+#include "measure.h"
 
 /* Dense FLOPs (int8: ops) per clock and SM, from NVIDIA's datasheets divided by SMs × boost clock:
  * H100 SXM 989 TF bf16 = 132 × 1.83 GHz × 4096; A100 312 TF = 108 × 1.41 GHz × 2048. */

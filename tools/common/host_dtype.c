@@ -121,14 +121,3 @@ double tg_host_round(double v, tg_dtype t) {
   tg_host_store(cell, 0, t, v);
   return tg_host_load(cell, 0, t);
 }
-
-double tg_unit_roundoff(tg_dtype t) {
-  switch (t) {
-    case TG_F32: return ldexp(1.0, -24);
-    case TG_F16: return ldexp(1.0, -11);
-    case TG_BF16: return ldexp(1.0, -8);
-    case TG_E4M3: return ldexp(1.0, -4);
-    case TG_E5M2: return ldexp(1.0, -3);
-    default: return 0.0;
-  }
-}

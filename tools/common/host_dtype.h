@@ -6,6 +6,7 @@
 #define TG_HOST_DTYPE_H
 
 #include <stdint.h>
+#include "measure.h" /* tg_unit_roundoff */
 #include "tilegemm.h"
 
 #ifdef __cplusplus
@@ -22,8 +23,6 @@ void tg_host_store(void *base, int64_t off, tg_dtype t, double v);
 /* v rounded to the nearest value representable in t (what a store then load gives). */
 double tg_host_round(double v, tg_dtype t);
 
-/* Unit roundoff of t (2^-p for p significand bits; 0 for integer types). */
-double tg_unit_roundoff(tg_dtype t);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /*
- * tolerance.h — the per-element error bound of docs/testing.md, shared by host and device checks.
+ * tolerance.h — the per-element error bound of docs/testing.md (interface/measure.h's, the library's
+ * too), with exact mode, shared by host and device checks.
  *
  *   |d - ref| <= rel * mag + abs
  *   rel = gain * 4 * (2 u_in + K u_acc + u_out + u_epi) (+ slack of the fp32 tanh for GELU)

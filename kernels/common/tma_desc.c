@@ -1,4 +1,4 @@
-/* tma_desc.c — see tma_desc.h. */
+/* tma_desc.c — see interface/tma_desc.h. */
 #include "tma_desc.h"
 
 #include <stdio.h>

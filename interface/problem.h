@@ -13,6 +13,7 @@
 #define TG_PROBLEM_H
 
 #include <stdint.h>
+#include "measure.h"
 #include "tilegemm.h"
 
 #ifdef __cplusplus
@@ -45,7 +46,7 @@ typedef struct tg_problem {
   int read_c;                       /* beta != 0 */
   int bias_along_m;                 /* 1 when the user's D was column-major */
   int has_bias;                     /* epilogue adds bias */
-  int act;                          /* TG_ACT_* below */
+  int act;                          /* tg_activation (below) */
   int exact_int;                    /* S32 output of alpha=1, beta=0, no epilogue: store acc */
   int transposed;                   /* 1 when the user's D was column-major */
   int align_a, align_b, align_c, align_d;  /* bytes (1..16) dividing pointer, ld and stride */
@@ -67,22 +68,35 @@ typedef struct tg_problem {
 /* The value of a set readiness flag (a clear one is 0). */
 #define TG_SYNC_FLAG_READY 1u
 
-/* Bytes a request must move at least: A and B read once, D written once (and C read once when
- * beta != 0), over every batch. With its flops (tg_problem_flops) it places a request on the
- * roofline: the planner's memory floor and the sm90 launcher's memory-bound test both use it. */
+/* Bytes a problem must move at least (measure.h's tg_gemm_min_bytes: A and B read once, D written
+ * once, and C read once when beta != 0, over every batch), C counted at D's element size. With
+ * its flops (tg_problem_flops) it places a request on the roofline: the planner's memory floor
+ * and the sm90 launcher's memory-bound test both use it. */
 static inline double tg_problem_min_bytes(const tg_problem *p) {
-  const double m = (double)p->m, n = (double)p->n, k = (double)p->k;
-  return (double)p->batch * (m * k * (double)tg_dtype_size(p->a_type) + k * n * (double)tg_dtype_size(p->b_type) +
-                             m * n * (double)tg_dtype_size(p->d_type) * (p->read_c ? 2.0 : 1.0));
+  const size_t d_bytes = tg_dtype_size(p->d_type);
+  return tg_gemm_min_bytes(p->m, p->n, p->k, p->batch, tg_dtype_size(p->a_type), tg_dtype_size(p->b_type),
+                           p->read_c ? d_bytes : 0, d_bytes);
 }
 
 /* Multiply-adds counted as two flops, over every batch. */
-static inline double tg_problem_flops(const tg_problem *p) {
-  return 2.0 * (double)p->m * (double)p->n * (double)p->k * (double)p->batch;
+static inline double tg_problem_flops(const tg_problem *p) { return tg_gemm_flops(p->m, p->n, p->k, p->batch); }
+
+/* The epilogue of a problem: the public tg_epilogue taken apart into its bias (has_bias) and its
+ * activation (act), applied last. The kernels read these two fields; the sm90 family sorts them
+ * further into its epilogue classes and sets (kernels/sm90/sm90_epilogue_sets.cuh). */
+typedef enum tg_activation { TG_ACT_NONE = 0, TG_ACT_RELU = 1, TG_ACT_GELU = 2 } tg_activation;
+
+/* 1 when epilogue e adds a bias vector. */
+static inline int tg_epilogue_has_bias(tg_epilogue e) {
+  return e == TG_EPI_BIAS || e == TG_EPI_BIAS_RELU || e == TG_EPI_BIAS_GELU;
 }
 
-/* Activation applied last in the epilogue. */
-enum { TG_ACT_NONE = 0, TG_ACT_RELU = 1, TG_ACT_GELU = 2 };
+/* The activation of epilogue e. */
+static inline tg_activation tg_epilogue_activation(tg_epilogue e) {
+  if (e == TG_EPI_RELU || e == TG_EPI_BIAS_RELU) return TG_ACT_RELU;
+  if (e == TG_EPI_GELU || e == TG_EPI_BIAS_GELU) return TG_ACT_GELU;
+  return TG_ACT_NONE;
+}
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 /*
  * ref_compare.h — the library's own check of a result against the fp64 oracle (tg_tune
  * verifies its winner with it), and the NaN fill that makes unwritten outputs visible.
- * The tools and tests have their own comparison (tools/common); the library cannot use it.
+ * The tools and tests have their own comparison (tools/common); both hold D to the same bound,
+ * measure.h's tg_request_bound.
  */
 #ifndef TG_REF_COMPARE_H
 #define TG_REF_COMPARE_H

@@ -1,0 +1,214 @@
+/*
+ * sm90_config.cuh — the Hopper kernel's configuration: the machine's constants, the MMA atoms (one
+ * per input type), the two schedules, and Sm90Config, which derives from one configuration of
+ * sm90_configs.h (tile, stages, operand orders, cluster, schedule) and an atom everything the
+ * other parts size themselves by: rows per consumer, accumulators, registers, operand stages,
+ * multicast shares, descriptor steps. The scheduler, the mainloop and the epilogues read these
+ * numbers and nothing of the row itself; a new input type adds an atom here and its loads in
+ * sm90_mainloop.cuh.
+ */
+#ifndef TG_SM90_CONFIG_CUH
+#define TG_SM90_CONFIG_CUH
+
+#include <stdint.h>
+
+#include "problem.h"
+#include "sm90.h"
+#include "tma_desc.h"
+#include "wgmma_shapes.cuh"
+
+#define TG_WARP_THREADS 32           /* threads per warp */
+#define TG_SM90_CONSUMERS 2          /* consumer warpgroups */
+#define TG_SM90_WARPGROUP 128        /* threads per warpgroup */
+#define TG_SM90_WARPS_PER_GROUP (TG_SM90_WARPGROUP / TG_WARP_THREADS)
+#define TG_SM90_ROW_BYTES 128        /* a 128-byte swizzle row */
+#define TG_SM90_BOX 64               /* 64 16-bit elements fill a swizzle row */
+#define TG_SM90_BOX_BYTES (TG_SM90_BOX * TG_SM90_ROW_BYTES) /* an MN-major 64×64 box */
+#define TG_SM90_WGMMA_K 16           /* k per wgmma for 16-bit inputs */
+#define TG_SM90_WGMMA_M 64           /* rows per wgmma */
+#define TG_SM90_PRODUCER_REGS 40
+#define TG_SM90_CONSUMER_REGS 232
+/* Consumers holding more than TG_SM90_NARROW_ACC fp32 accumulators per thread (256×160 tiles:
+ * 160) take 240 registers and leave the producer 24: the pool is the launch's 168 per thread. */
+#define TG_SM90_NARROW_ACC 128
+#define TG_SM90_WIDE_PRODUCER_REGS 24
+#define TG_SM90_WIDE_CONSUMER_REGS 240
+#define TG_SM90_REGISTER_FILE 65536  /* 32-bit registers of an SM */
+#define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
+#define TG_SM90_MAX_SMEM_BYTES (227 * 1024) /* dynamic shared memory of one CTA */
+#define TG_SM90_MBARRIER_BYTES 8     /* an mbarrier object */
+/* Named barriers (0 is __syncthreads'): */
+#define TG_SM90_TURN_BARRIER 1       /* pingpong: 1 and 2 pass the mainloop turn */
+#define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: 3 and 4, one per consumer */
+#define TG_SM90_STORE_BARRIER 5      /* cooperative: 5 and 6, a consumer's staged D */
+#define TG_SM90_BORROW_BARRIER 7     /* cooperative: both consumers are done reading the borrowed stage */
+
+/* ---- MMA atoms: one per input type --------------------------------------------------------- */
+
+/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. kInputType: A's and B's
+ * element type, which is also the D type of the epilogue sets that serve "D of the inputs'
+ * type"; kElementBytes: the bytes of one of them. */
+struct Sm90F16 {
+  static constexpr int kInputType = TG_F16;
+  static constexpr int kElementBytes = 2;
+  template <int N, int TA, int TB>
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 208) warpgroup_mma_m64n208k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 192) warpgroup_mma_m64n192k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 160) warpgroup_mma_m64n160k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 144) warpgroup_mma_m64n144k16_f16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
+    else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db, accumulate);
+  }
+};
+
+struct Sm90BF16 {
+  static constexpr int kInputType = TG_BF16;
+  static constexpr int kElementBytes = 2;
+  template <int N, int TA, int TB>
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 208) warpgroup_mma_m64n208k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 192) warpgroup_mma_m64n192k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 160) warpgroup_mma_m64n160k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 144) warpgroup_mma_m64n144k16_bf16<TA, TB>(d, da, db, accumulate);
+    else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
+    else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
+  }
+};
+
+/* ---- schedules ------------------------------------------------------------------------------ */
+
+/* Both consumers work on one BM×BN tile, each on half of its rows, in step; the tensor cores idle
+ * while they both run the epilogue. Such a CTA may split work items with other clusters
+ * (stream-K), stagger its start, and work out its next tile under its last wgmma. */
+struct Sm90Cooperative {
+  static constexpr int kId = TG_SM90_COOPERATIVE;
+  static constexpr int kConsumersPerTile = TG_SM90_CONSUMERS;
+  static constexpr bool kTakesTurns = false;
+  static constexpr bool kSplitsItems = true;
+  static constexpr bool kStaggersStart = true;
+  static constexpr bool kStashesNextTile = true;
+  /* Consumer cw's first work item and its step, from the cluster's (both consumers take all). */
+  __device__ static int64_t consumer_first(int64_t first, int64_t step, int cw) { return first; }
+  __device__ static int64_t consumer_step(int64_t step) { return step; }
+};
+
+/* Each consumer owns a whole BM×BN tile; they take alternate tiles, so one runs its epilogue while
+ * the other runs its mainloop. The mainloops take turns (a named barrier passes the turn): a
+ * consumer waits on its tile's stages only once its partner has waited on all of its own, so no
+ * wait is more than one barrier phase ahead (parity waits would alias). */
+struct Sm90Pingpong {
+  static constexpr int kId = TG_SM90_PINGPONG;
+  static constexpr int kConsumersPerTile = 1;
+  static constexpr bool kTakesTurns = true;
+  static constexpr bool kSplitsItems = false;
+  static constexpr bool kStaggersStart = false;
+  static constexpr bool kStashesNextTile = false;
+  __device__ static int64_t consumer_first(int64_t first, int64_t step, int cw) { return first + cw * step; }
+  __device__ static int64_t consumer_step(int64_t step) { return TG_SM90_CONSUMERS * step; }
+};
+
+/* The schedule policy of a schedule number (sm90_configs.h's SCHEDULE column). */
+template <int SCHEDULE>
+struct Sm90ScheduleOf {
+  typedef Sm90Cooperative type;
+};
+template <>
+struct Sm90ScheduleOf<TG_SM90_PINGPONG> {
+  typedef Sm90Pingpong type;
+};
+
+/* Whether a BM×BN tile gives each consumer thread more than TG_SM90_NARROW_ACC accumulators
+ * (cooperative: the consumers split the rows; pingpong: each holds a whole tile). Such kernels
+ * take the wide register split, count their work in 32 bits (Sm90Count) and hold the LEAN
+ * epilogues only: with more, ptxas spilled, consumers and a producer of 24 registers alike. The
+ * host refuses what they do not serve (sm90_row_check). */
+__host__ __device__ constexpr bool sm90_wide_acc(int bm, int bn, int schedule) {
+  return (schedule == TG_SM90_PINGPONG ? bm : bm / TG_SM90_CONSUMERS) / TG_SM90_WGMMA_M * (bn / 2) > TG_SM90_NARROW_ACC;
+}
+/* The integer type work items and stream-K iterations are counted in. */
+template <bool NARROW>
+struct Sm90Count {
+  typedef int64_t type;
+};
+template <>
+struct Sm90Count<true> {
+  typedef uint32_t type;
+};
+
+/* ---- a configuration ------------------------------------------------------------------------ */
+
+template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M, int CLUSTER_N,
+          class SCHEDULE>
+struct Sm90Config {
+  typedef E Atom;
+  typedef SCHEDULE Schedule;
+  static constexpr int kInputType = E::kInputType;
+  static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kClusterM = CLUSTER_M, kClusterN = CLUSTER_N;
+  static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
+  static constexpr bool kAKMajor = A_KMAJOR, kBKMajor = B_KMAJOR;
+  static constexpr bool kPingpong = SCHEDULE::kId == TG_SM90_PINGPONG;
+  static constexpr int kThreads = TG_SM90_WARPGROUP * (TG_SM90_CONSUMERS + 1);
+  static constexpr int kBK = TG_SM90_ROW_BYTES / E::kElementBytes;        /* k per stage */
+  static constexpr int kWgRows = BM / SCHEDULE::kConsumersPerTile;       /* rows per consumer */
+  static constexpr int kRowBlocks = kWgRows / TG_SM90_WGMMA_M;           /* wgmma per k-step */
+  static constexpr int kAcc = BN / 2;                                     /* fp32 per thread per block */
+  static constexpr int kKSteps = kBK / TG_SM90_WGMMA_K;
+  static constexpr bool kWideAcc = sm90_wide_acc(BM, BN, SCHEDULE::kId);
+  typedef typename Sm90Count<kWideAcc>::type Count;
+  /* Whether the kernel splits items between clusters (sm90_split decides it on the host alike):
+   * cooperative kernels but those of wide accumulators, whose producer has no registers for the
+   * stream-K work list. */
+  static constexpr bool kStreamK = SCHEDULE::kSplitsItems && !kWideAcc;
+  static constexpr int kProducerRegs = kWideAcc ? TG_SM90_WIDE_PRODUCER_REGS : TG_SM90_PRODUCER_REGS;
+  static constexpr int kConsumerRegs = kWideAcc ? TG_SM90_WIDE_CONSUMER_REGS : TG_SM90_CONSUMER_REGS;
+  /* The registers every thread starts with (__launch_bounds__ with one CTA per SM), which
+   * setmaxnreg moves between the warpgroups. */
+  static constexpr int kLaunchRegs = TG_SM90_REGISTER_FILE / kThreads / 8 * 8;
+  static constexpr int kConsumerWarpsTotal = TG_SM90_CONSUMERS * TG_SM90_WARPS_PER_GROUP;
+  static constexpr int kTileABytes = BM * TG_SM90_ROW_BYTES;
+  static constexpr int kTileBBytes = BN * TG_SM90_ROW_BYTES;
+  static constexpr int kStageBytes = kTileABytes + kTileBBytes;
+  /* Empty-barrier arrivals per phase: lane 0 of every warp that reads the stage (both consumers
+   * in step, or the one whose tile it holds in pingpong) of every CTA in the cluster (a stage is
+   * refilled by multicast into all of them). */
+  static constexpr int kConsumerWarps = SCHEDULE::kConsumersPerTile * TG_SM90_WARPS_PER_GROUP;
+  static constexpr int kEmptyArrivals = kConsumerWarps * kCluster;
+  /* Threads of a pingpong turn barrier: both consumers. */
+  static constexpr int kTurnThreads = TG_SM90_CONSUMERS * TG_SM90_WARPGROUP;
+  /* The part of the B tile each CTA of a cluster fetches and multicasts. */
+  static constexpr int kBShareRows = BN / CLUSTER_M;
+  /* ... and of the A tile. */
+  static constexpr int kAShareRows = BM / CLUSTER_N;
+  /* Stream-K: the partial sums of one consumer warpgroup, stored element-major so that a
+   * warp's 32 lanes write 128 consecutive bytes. */
+  static constexpr int kSlotFloats = kRowBlocks * kAcc * TG_SM90_WARPGROUP;
+  /* Descriptor steps per k-step: its k along a K-major row (bytes), its k rows of an MN-major box. */
+  static constexpr uint32_t kAStep = A_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
+  static constexpr uint32_t kBStep = B_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
+
+  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 160 || BN == 192 || BN == 208 || BN == 256,
+                "wgmma N must be 64, 128, 144, 160, 192, 208 or 256 (the wrappers built)");
+  static_assert(kBK == TG_SM90_BOX, "a stage holds 64 k of 16-bit inputs: one 128-byte swizzle row per operand row");
+  static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
+  static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC), "sm90_wide_acc counts this kernel's accumulators");
+  static_assert(BM <= TG_TMA_MAX_BOX && kBShareRows <= TG_TMA_MAX_BOX, "a TMA box spans at most 256 rows");
+  static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
+  static_assert(CLUSTER_M == 1 || CLUSTER_N == 1, "a cluster lies along m or along n");
+  static_assert(kAShareRows <= TG_TMA_MAX_BOX, "a TMA box spans at most 256 rows");
+  static_assert((kAShareRows * TG_SM90_ROW_BYTES) % TG_SM90_SWIZZLE_ATOM == 0 &&
+                    (kBShareRows * TG_SM90_ROW_BYTES) % TG_SM90_SWIZZLE_ATOM == 0,
+                "each CTA's share of a multicast operand starts on a 1024-byte swizzle atom");
+  static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
+  static_assert(SCHEDULE::kId == TG_SM90_COOPERATIVE || SCHEDULE::kId == TG_SM90_PINGPONG, "unknown schedule");
+  static_assert(B_KMAJOR || (BN % TG_SM90_BOX == 0 && (BN / TG_SM90_BOX) % CLUSTER_M == 0),
+                "MN-major B comes in whole 64-column boxes that split evenly over the cluster");
+  static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
+  static_assert(kProducerRegs * TG_SM90_WARPGROUP + kConsumerRegs * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <=
+                    kLaunchRegs * kThreads,
+                "setmaxnreg hands out no more registers than the CTA was launched with");
+};
+
+#endif /* TG_SM90_CONFIG_CUH */
