@@ -33,26 +33,26 @@ static int compare_doubles(const void *x, const void *y) {
 
 typedef struct buffers {
   void *a, *b, *d1, *d2;
-  size_t a_bytes, b_bytes, d_bytes;
+  size_t a_bytes, b_bytes, d_bytes; /* of the operands, from their first element */
 } buffers;
 
 /* Buffers for g with `offset` extra elements in front of each operand (0: 256-byte aligned). */
 static int make_buffers(const tg_gemm *g, buffers *x, int offset) {
   const size_t ea = tg_dtype_size(g->a_type), ed = tg_dtype_size(g->d_type);
-  x->a_bytes = (size_t)(g->m * g->k + offset) * ea;
-  x->b_bytes = (size_t)(g->k * g->n + offset) * ea;
-  x->d_bytes = (size_t)(g->m * g->n + offset) * ed;
-  if (cudaMalloc(&x->a, x->a_bytes) || cudaMalloc(&x->b, x->b_bytes) || cudaMalloc(&x->d1, x->d_bytes) ||
-      cudaMalloc(&x->d2, x->d_bytes))
+  x->a_bytes = (size_t)(g->m * g->k) * ea;
+  x->b_bytes = (size_t)(g->k * g->n) * ea;
+  x->d_bytes = (size_t)(g->m * g->n) * ed;
+  if (cudaMalloc(&x->a, x->a_bytes + offset * ea) || cudaMalloc(&x->b, x->b_bytes + offset * ea) ||
+      cudaMalloc(&x->d1, x->d_bytes + offset * ed) || cudaMalloc(&x->d2, x->d_bytes + offset * ed))
     return -1;
   /* Small integers in every byte pattern the type allows: inputs need only be the same for both. */
   unsigned char *host = (unsigned char *)malloc(x->a_bytes > x->b_bytes ? x->a_bytes : x->b_bytes);
   for (size_t i = 0; i < x->a_bytes || i < x->b_bytes; ++i) host[i] = (unsigned char)(i * 7 % 61 & 0x3f);
+  x->a = (char *)x->a + offset * ea;
+  x->b = (char *)x->b + offset * ea;
   cudaMemcpy(x->a, host, x->a_bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(x->b, host, x->b_bytes, cudaMemcpyHostToDevice);
   free(host);
-  x->a = (char *)x->a + offset * ea;
-  x->b = (char *)x->b + offset * ea;
   x->d1 = (char *)x->d1 + offset * ed;
   x->d2 = (char *)x->d2 + offset * ed;
   return 0;
