@@ -47,25 +47,25 @@ typedef struct CUstream_st *tg_stream;
 
 /** Result of every call that can fail. TG_OK is 0. */
 typedef enum tg_status {
-  TG_OK = 0,               /**< success */
-  TG_ERR_INVALID_VALUE,    /**< a parameter is out of its domain; tg_last_error names it */
-  TG_ERR_NOT_SUPPORTED,    /**< valid, but no kernel on this device serves it (reason given) */
-  TG_ERR_MISALIGNED,       /**< the forced kernel needs more alignment than the operands have */
-  TG_ERR_NO_DEVICE,        /**< no usable CUDA device (or the handle is virtual) */
-  TG_ERR_CUDA,             /**< a CUDA runtime call failed; tg_last_error gives its message */
-  TG_ERR_OUT_OF_MEMORY,    /**< a workspace allocation failed */
-  TG_ERR_INTERNAL          /**< a bug in tilegemm; please report it with tg_last_error's text */
+  TG_OK = 0,            /**< success */
+  TG_ERR_INVALID_VALUE, /**< a parameter is out of its domain; tg_last_error names it */
+  TG_ERR_NOT_SUPPORTED, /**< valid, but no kernel on this device serves it (reason given) */
+  TG_ERR_MISALIGNED,    /**< the forced kernel needs more alignment than the operands have */
+  TG_ERR_NO_DEVICE,     /**< no usable CUDA device (or the handle is virtual) */
+  TG_ERR_CUDA,          /**< a CUDA runtime call failed; tg_last_error gives its message */
+  TG_ERR_OUT_OF_MEMORY, /**< a workspace allocation failed */
+  TG_ERR_INTERNAL       /**< a bug in tilegemm; please report it with tg_last_error's text */
 } tg_status;
 
 /** Element types. */
 typedef enum tg_dtype {
-  TG_F32 = 0,  /**< IEEE binary32 */
-  TG_F16,      /**< IEEE binary16 */
-  TG_BF16,     /**< bfloat16 (8-bit exponent, 7-bit mantissa) */
-  TG_E4M3,     /**< fp8 E4M3 (OCP "fn" variant: no infinities, max 448) */
-  TG_E5M2,     /**< fp8 E5M2 (IEEE-like, max 57344) */
-  TG_S8,       /**< int8 */
-  TG_S32       /**< int32 */
+  TG_F32 = 0, /**< IEEE binary32 */
+  TG_F16,     /**< IEEE binary16 */
+  TG_BF16,    /**< bfloat16 (8-bit exponent, 7-bit mantissa) */
+  TG_E4M3,    /**< fp8 E4M3 (OCP "fn" variant: no infinities, max 448) */
+  TG_E5M2,    /**< fp8 E5M2 (IEEE-like, max 57344) */
+  TG_S8,      /**< int8 */
+  TG_S32      /**< int32 */
 } tg_dtype;
 #define TG_DTYPE_COUNT 7
 
@@ -74,19 +74,19 @@ typedef enum tg_order { TG_ROW_MAJOR = 0, TG_COL_MAJOR = 1 } tg_order;
 
 /** Arithmetic used for the products and the accumulation. */
 typedef enum tg_compute {
-  TG_COMPUTE_F32 = 0,  /**< fp32 accumulate; fp32 inputs multiplied in full fp32 */
-  TG_COMPUTE_TF32,     /**< fp32 inputs rounded to tf32 (10-bit mantissa), fp32 accumulate */
-  TG_COMPUTE_S32       /**< int8 inputs, exact int32 accumulate */
+  TG_COMPUTE_F32 = 0, /**< fp32 accumulate; fp32 inputs multiplied in full fp32 */
+  TG_COMPUTE_TF32,    /**< fp32 inputs rounded to tf32 (10-bit mantissa), fp32 accumulate */
+  TG_COMPUTE_S32      /**< int8 inputs, exact int32 accumulate */
 } tg_compute;
 
 /** Fused epilogue applied after alpha/beta scaling; bias has N elements, one per column of D. */
 typedef enum tg_epilogue {
   TG_EPI_NONE = 0,
-  TG_EPI_BIAS,       /**< v + bias[n] */
-  TG_EPI_RELU,       /**< max(v, 0); NaN stays NaN */
-  TG_EPI_GELU,       /**< tanh approximation: 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
-  TG_EPI_BIAS_RELU,  /**< relu(v + bias[n]) */
-  TG_EPI_BIAS_GELU   /**< gelu(v + bias[n]) */
+  TG_EPI_BIAS,      /**< v + bias[n] */
+  TG_EPI_RELU,      /**< max(v, 0); NaN stays NaN */
+  TG_EPI_GELU,      /**< tanh approximation: 0.5 v (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
+  TG_EPI_BIAS_RELU, /**< relu(v + bias[n]) */
+  TG_EPI_BIAS_GELU  /**< gelu(v + bias[n]) */
 } tg_epilogue;
 
 /** Batch stride value meaning "every batch uses the same matrix" (A, B, C only; not D). */
@@ -107,27 +107,26 @@ typedef enum tg_epilogue {
  * epilogue an S32 output is the exact accumulator.
  */
 typedef struct tg_gemm {
-  int64_t m, n, k;        /**< op(A) is m×k, op(B) is k×n, C and D are m×n; each >= 0 */
-  int64_t batch;          /**< number of independent products, >= 0 */
+  int64_t m, n, k; /**< op(A) is m×k, op(B) is k×n, C and D are m×n; each >= 0 */
+  int64_t batch;   /**< number of independent products, >= 0 */
   tg_dtype a_type, b_type, c_type, d_type;
   tg_compute compute;
-  tg_order a_order, b_order, c_order;   /**< D has C's order */
-  int64_t lda, ldb, ldc, ldd;           /**< leading dimensions in elements; 0 = packed */
+  tg_order a_order, b_order, c_order; /**< D has C's order */
+  int64_t lda, ldb, ldc, ldd;         /**< leading dimensions in elements; 0 = packed */
   /** Elements between consecutive batches; 0 = packed (ld × outer extent);
    *  TG_BATCH_BROADCAST = one matrix for all batches (not allowed for D). */
   int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
-  double alpha, beta;     /**< finite scalars (converted to fp32 for the products' scaling) */
+  double alpha, beta; /**< finite scalars (converted to fp32 for the products' scaling) */
   tg_epilogue epilogue;
-  const void *bias;       /**< device pointer to n elements of bias_type (epilogues with bias) */
+  const void *bias; /**< device pointer to n elements of bias_type (epilogues with bias) */
   tg_dtype bias_type;
-  const char *kernel;     /**< NULL or "auto" = planner's choice; else a registered kernel name */
+  const char *kernel; /**< NULL or "auto" = planner's choice; else a registered kernel name */
 } tg_gemm;
 
 /** Fills *g with a packed, row-major, batch-1 request D = A·B of the given sizes:
  *  alpha = 1, beta = 0, no epilogue, a_type = b_type = ab_type, c_type = d_type = cd_type,
  *  compute = S32 for S8 inputs, F32 otherwise. */
-void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type,
-                  tg_dtype cd_type);
+void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type, tg_dtype cd_type);
 
 /** Creates a handle bound to the current CUDA device. Returns TG_ERR_NO_DEVICE when there is
  *  none (the message says why). The handle owns a workspace it grows on demand. */
@@ -214,21 +213,21 @@ tg_status tg_reference(tg_handle *handle, const tg_gemm *g, const void *A, const
 
 /** How tg_tune measures. Start from tg_tune_options_init(). */
 typedef struct tg_tune_options {
-  int warmup;      /**< untimed runs of each candidate before its timed runs, >= 0 (default 3) */
-  int iterations;  /**< timed runs of each candidate, >= 1; the median is kept (default 20) */
-  int flush_l2;    /**< 1 (default): before every timed run, overwrite a device buffer of twice
+  int warmup;     /**< untimed runs of each candidate before its timed runs, >= 0 (default 3) */
+  int iterations; /**< timed runs of each candidate, >= 1; the median is kept (default 20) */
+  int flush_l2;   /**< 1 (default): before every timed run, overwrite a device buffer of twice
                         the L2 size, so that no run finds its operands in L2 (cold L2);
                         0: back-to-back runs (warm L2) */
 } tg_tune_options;
 
 /** One kernel tg_tune considered. */
 typedef struct tg_tune_candidate {
-  const char *kernel;  /**< registry name (static string) */
-  tg_status status;    /**< TG_OK: timed; TG_ERR_INTERNAL: it was the fastest but failed the
+  const char *kernel; /**< registry name (static string) */
+  tg_status status;   /**< TG_OK: timed; TG_ERR_INTERNAL: it was the fastest but failed the
                             check against tg_reference (a bug: please report it); other: its
                             launch failed */
-  double us;           /**< median time in microseconds (0 when not timed) */
-  double estimate;     /**< the heuristic's cost estimate for it, in arbitrary units: comparing
+  double us;          /**< median time in microseconds (0 when not timed) */
+  double estimate;    /**< the heuristic's cost estimate for it, in arbitrary units: comparing
                             estimate and us over many shapes is how the heuristic is refitted */
 } tg_tune_candidate;
 
@@ -240,7 +239,7 @@ typedef struct tg_tune_result {
   const char *heuristic_kernel; /**< what the planner chooses for *g without the cache */
   double heuristic_us;          /**< that kernel's median time in microseconds */
   int candidate_count;          /**< entries of candidates[] (at most TG_TUNE_MAX_CANDIDATES) */
-  tg_tune_candidate candidates[TG_TUNE_MAX_CANDIDATES];  /**< in registry order */
+  tg_tune_candidate candidates[TG_TUNE_MAX_CANDIDATES]; /**< in registry order */
 } tg_tune_result;
 
 /** Fills *options with the defaults: warmup 3, iterations 20, flush_l2 1. */
@@ -264,8 +263,8 @@ void tg_tune_options_init(tg_tune_options *options);
  * vanishes: m, n, k, batch or alpha is 0), TG_ERR_NO_DEVICE on a virtual handle,
  * TG_ERR_INTERNAL when every candidate failed its check.
  */
-tg_status tg_tune(tg_handle *handle, const tg_gemm *g, const void *A, const void *B,
-                  const void *C, void *D, tg_stream stream, const tg_tune_options *options,
+tg_status tg_tune(tg_handle *handle, const tg_gemm *g, const void *A, const void *B, const void *C,
+                  void *D, tg_stream stream, const tg_tune_options *options,
                   tg_tune_result *result);
 
 /**
@@ -332,13 +331,13 @@ size_t tg_dtype_size(tg_dtype dtype);
 
 /** Description of one registered kernel, for listings and tools. */
 typedef struct tg_kernel_info {
-  const char *name;     /**< what `kernel` in tg_gemm accepts */
-  const char *family;   /**< "ref", "simt", "sm80", "sm90" */
-  const char *summary;  /**< one line: what it is and what it accepts */
-  int sm_min, sm_max;   /**< compute capabilities it runs on (major*10 + minor) */
-  int rung;             /**< its step in the teaching ladder, 0 if it is not a rung */
-  int auto_pick;        /**< 1 if the planner may choose it without being asked */
-  int tile_m, tile_n, tile_k;  /**< CTA tile (0 where it has none) */
+  const char *name;           /**< what `kernel` in tg_gemm accepts */
+  const char *family;         /**< "ref", "simt", "sm80", "sm90" */
+  const char *summary;        /**< one line: what it is and what it accepts */
+  int sm_min, sm_max;         /**< compute capabilities it runs on (major*10 + minor) */
+  int rung;                   /**< its step in the teaching ladder, 0 if it is not a rung */
+  int auto_pick;              /**< 1 if the planner may choose it without being asked */
+  int tile_m, tile_n, tile_k; /**< CTA tile (0 where it has none) */
 } tg_kernel_info;
 
 /** Number of registered kernels. */

@@ -54,44 +54,44 @@ typedef int (*tg_tma_maps_fn)(const tg_problem *p, tg_tma_desc *out, int max);
 #define TG_SM_ANY_MAX 1000
 
 typedef struct tg_kernel {
-  const char *name;        /* unique; what tg_gemm.kernel names */
-  const char *family;      /* "ref", "simt", "sm80", "sm90" */
-  const char *summary;     /* one line for `tilegemm list` */
-  int rung;                /* ladder step (1..), 0 if not a ladder rung */
-  int sm_min, sm_max;      /* device compute capability range it runs on */
-  int auto_pick;           /* planner may choose it unasked */
-  int rank;                /* planner preference: breaks ties of equal estimated cost
+  const char *name;     /* unique; what tg_gemm.kernel names */
+  const char *family;   /* "ref", "simt", "sm80", "sm90" */
+  const char *summary;  /* one line for `tilegemm list` */
+  int rung;             /* ladder step (1..), 0 if not a ladder rung */
+  int sm_min, sm_max;   /* device compute capability range it runs on */
+  int auto_pick;        /* planner may choose it unasked */
+  int rank;             /* planner preference: breaks ties of equal estimated cost
                               (plan_cost.c), the higher rank winning */
-  unsigned inputs;         /* mask of TG_MASK(tg_input_class) */
-  unsigned outputs;        /* mask of TG_MASK(d_type) */
-  unsigned c_same_as_d;    /* 1: needs c_type == d_type when C is read */
-  unsigned a_orders;       /* mask of canonical A orders */
-  unsigned b_orders;       /* mask of canonical B orders */
-  int align_ab;            /* bytes A and B pointers, ld and strides must be multiples of */
-  int align_cd;            /* the same for C and D */
+  unsigned inputs;      /* mask of TG_MASK(tg_input_class) */
+  unsigned outputs;     /* mask of TG_MASK(d_type) */
+  unsigned c_same_as_d; /* 1: needs c_type == d_type when C is read */
+  unsigned a_orders;    /* mask of canonical A orders */
+  unsigned b_orders;    /* mask of canonical B orders */
+  int align_ab;         /* bytes A and B pointers, ld and strides must be multiples of */
+  int align_cd;         /* the same for C and D */
   int tile_m, tile_n, tile_k;
   int cluster_m, cluster_n; /* CTAs of a cluster along m and n; 0 = 1. An edge that leaves a
                               cluster short still launches it whole: the spare CTA holds an SM,
                               loads its share of the multicast operand and skips the epilogue */
-  int repack;              /* 1: the planner may first copy A or B into the workspace, K-major
+  int repack;               /* 1: the planner may first copy A or B into the workspace, K-major
                               and 16-byte aligned, when their order or alignment does not fit */
-  int occupancy;           /* tiles in flight per SM (planner's wave estimate); 0 = 1 */
-  int efficiency;          /* measured throughput of a full wave relative to the best row of
+  int occupancy;            /* tiles in flight per SM (planner's wave estimate); 0 = 1 */
+  int efficiency;           /* measured throughput of a full wave relative to the best row of
                               its family, percent (planner); 0 = 100. plan_cost.c's family
                               speeds put the families on one scale */
-  int tile_overhead_k;     /* the cost of a tile that the math does not hide (epilogue, refilling
+  int tile_overhead_k;      /* the cost of a tile that the math does not hide (epilogue, refilling
                               the pipeline), as the k it equals (planner); 0 = none */
-  int c_overhead_k;        /* what reading C adds to tile_overhead_k (planner); 0 = none */
-  int c_other_overhead_k;  /* ... C or D of a type other than A's (0: c_overhead_k) */
-  int gelu_overhead_k;     /* what GELU adds to it (planner); 0 = none */
-  int sync_flags;          /* 1: when its workspace hook asks for scratch, the launch may have
+  int c_overhead_k;         /* what reading C adds to tile_overhead_k (planner); 0 = none */
+  int c_other_overhead_k;   /* ... C or D of a type other than A's (0: c_overhead_k) */
+  int gelu_overhead_k;      /* what GELU adds to it (planner); 0 = none */
+  int sync_flags;           /* 1: when its workspace hook asks for scratch, the launch may have
                               CTAs wait on each other through problem.h's readiness flags */
   tg_launch_fn launch;
-  tg_workspace_fn workspace;      /* may be NULL */
-  tg_splits_fn splits;            /* may be NULL */
-  tg_waves_fn waves;              /* may be NULL */
-  tg_extra_check_fn extra_check;  /* may be NULL */
-  tg_tma_maps_fn tma_maps;        /* may be NULL */
+  tg_workspace_fn workspace;     /* may be NULL */
+  tg_splits_fn splits;           /* may be NULL */
+  tg_waves_fn waves;             /* may be NULL */
+  tg_extra_check_fn extra_check; /* may be NULL */
+  tg_tma_maps_fn tma_maps;       /* may be NULL */
 } tg_kernel;
 
 #ifdef __cplusplus

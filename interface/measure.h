@@ -31,18 +31,22 @@ static inline double tg_gemm_flops(int64_t m, int64_t n, int64_t k, int64_t batc
 
 /* Bytes a GEMM must move at least: A (m×k of a_bytes each) and B (k×n) read once, D (m×n)
  * written once and C read once (c_bytes per element; 0 when C is not read), over every batch. */
-static inline double tg_gemm_min_bytes(int64_t m, int64_t n, int64_t k, int64_t batch, size_t a_bytes,
-                                       size_t b_bytes, size_t c_bytes, size_t d_bytes) {
+static inline double tg_gemm_min_bytes(int64_t m, int64_t n, int64_t k, int64_t batch,
+                                       size_t a_bytes, size_t b_bytes, size_t c_bytes,
+                                       size_t d_bytes) {
   const double dm = (double)m, dn = (double)n, dk = (double)k;
-  return (double)batch * (dm * dk * (double)a_bytes + dk * dn * (double)b_bytes + dm * dn * (double)d_bytes +
-                          dm * dn * (double)c_bytes);
+  return (double)batch * (dm * dk * (double)a_bytes + dk * dn * (double)b_bytes +
+                          dm * dn * (double)d_bytes + dm * dn * (double)c_bytes);
 }
 
 /* The same of a request (tg_gemm): C counted at its own type when beta != 0. */
-static inline double tg_request_flops(const tg_gemm *g) { return tg_gemm_flops(g->m, g->n, g->k, g->batch); }
+static inline double tg_request_flops(const tg_gemm *g) {
+  return tg_gemm_flops(g->m, g->n, g->k, g->batch);
+}
 static inline double tg_request_bytes(const tg_gemm *g) {
-  return tg_gemm_min_bytes(g->m, g->n, g->k, g->batch, tg_dtype_size(g->a_type), tg_dtype_size(g->b_type),
-                           g->beta != 0.0 ? tg_dtype_size(g->c_type) : 0, tg_dtype_size(g->d_type));
+  return tg_gemm_min_bytes(g->m, g->n, g->k, g->batch, tg_dtype_size(g->a_type),
+                           tg_dtype_size(g->b_type), g->beta != 0.0 ? tg_dtype_size(g->c_type) : 0,
+                           tg_dtype_size(g->d_type));
 }
 
 /* Unit roundoff of t: 2^-p for p significand bits (the hidden bit included); 0 for integers. */
@@ -84,7 +88,8 @@ static inline tg_bound tg_request_bound(const tg_gemm *g) {
   const int epilogue = g->alpha != 1.0 || g->beta != 0.0 || g->epilogue != TG_EPI_NONE;
   const double u_epi = epilogue ? TG_BOUND_EPILOGUE_ROUNDINGS * u_f32 : 0.0;
   b.u_out = tg_unit_roundoff(g->d_type);
-  b.rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + (g->d_type == TG_F32 ? 0.0 : b.u_out) + u_epi);
+  b.rel = TG_BOUND_FACTOR *
+          (2.0 * u_in + (double)g->k * u_acc + (g->d_type == TG_F32 ? 0.0 : b.u_out) + u_epi);
   if (g->epilogue == TG_EPI_GELU || g->epilogue == TG_EPI_BIAS_GELU)
     b.rel = b.rel * TG_BOUND_GELU_MAX_SLOPE + TG_BOUND_GELU_EVAL_SLACK;
   b.lo = -HUGE_VAL;

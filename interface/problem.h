@@ -22,37 +22,37 @@ extern "C" {
 
 /** Input classes: the (a_type, b_type, compute) families a kernel may accept. */
 typedef enum tg_input_class {
-  TG_IN_F32 = 0,  /* f32 × f32, full fp32 math */
-  TG_IN_TF32,     /* f32 × f32, tf32 math */
-  TG_IN_F16,      /* f16 × f16 */
-  TG_IN_BF16,     /* bf16 × bf16 */
-  TG_IN_FP8,      /* e4m3/e5m2 × e4m3/e5m2 */
-  TG_IN_S8,       /* s8 × s8, int32 accumulate */
+  TG_IN_F32 = 0, /* f32 × f32, full fp32 math */
+  TG_IN_TF32,    /* f32 × f32, tf32 math */
+  TG_IN_F16,     /* f16 × f16 */
+  TG_IN_BF16,    /* bf16 × bf16 */
+  TG_IN_FP8,     /* e4m3/e5m2 × e4m3/e5m2 */
+  TG_IN_S8,      /* s8 × s8, int32 accumulate */
   TG_IN_COUNT
 } tg_input_class;
 
 typedef struct tg_problem {
-  int64_t m, n, k, batch;           /* canonical sizes: A m×k, B k×n, D m×n row-major */
+  int64_t m, n, k, batch; /* canonical sizes: A m×k, B k×n, D m×n row-major */
   tg_input_class input;
   tg_dtype a_type, b_type, c_type, d_type, bias_type;
-  tg_order a_order, b_order;        /* canonical orders of A (m×k) and B (k×n) */
-  const void *a, *b, *c;            /* c is NULL when read_c == 0 */
+  tg_order a_order, b_order; /* canonical orders of A (m×k) and B (k×n) */
+  const void *a, *b, *c;     /* c is NULL when read_c == 0 */
   void *d;
-  const void *bias;                 /* NULL when the epilogue has no bias */
-  int64_t lda, ldb, ldc, ldd;       /* in elements */
-  int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;  /* elements */
+  const void *bias;           /* NULL when the epilogue has no bias */
+  int64_t lda, ldb, ldc, ldd; /* in elements */
+  int64_t batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d; /* elements */
   double alpha, beta;
   float alpha_f, beta_f;
-  int read_c;                       /* beta != 0 */
-  int bias_along_m;                 /* 1 when the user's D was column-major */
-  int has_bias;                     /* epilogue adds bias */
-  int act;                          /* tg_activation (below) */
-  int exact_int;                    /* S32 output of alpha=1, beta=0, no epilogue: store acc */
-  int transposed;                   /* 1 when the user's D was column-major */
-  int align_a, align_b, align_c, align_d;  /* bytes (1..16) dividing pointer, ld and stride */
-  int align_bias;                   /* bytes (1..16) dividing the bias pointer */
-  int sm, sm_count;                 /* device facts (compute capability major*10+minor) */
-  void *workspace;                  /* handle-owned device scratch, workspace_bytes long */
+  int read_c;       /* beta != 0 */
+  int bias_along_m; /* 1 when the user's D was column-major */
+  int has_bias;     /* epilogue adds bias */
+  int act;          /* tg_activation (below) */
+  int exact_int;    /* S32 output of alpha=1, beta=0, no epilogue: store acc */
+  int transposed;   /* 1 when the user's D was column-major */
+  int align_a, align_b, align_c, align_d; /* bytes (1..16) dividing pointer, ld and stride */
+  int align_bias;                         /* bytes (1..16) dividing the bias pointer */
+  int sm, sm_count;                       /* device facts (compute capability major*10+minor) */
+  void *workspace;                        /* handle-owned device scratch, workspace_bytes long */
   size_t workspace_bytes;
   /* Inter-CTA readiness flags (stream-K): handle-owned, sm_count × TG_SYNC_FLAGS_PER_SM words,
    * zeroed when the handle is created. Within a launch each flag is set to TG_SYNC_FLAG_READY by
@@ -74,12 +74,14 @@ typedef struct tg_problem {
  * and the sm90 launcher's memory-bound test both use it. */
 static inline double tg_problem_min_bytes(const tg_problem *p) {
   const size_t d_bytes = tg_dtype_size(p->d_type);
-  return tg_gemm_min_bytes(p->m, p->n, p->k, p->batch, tg_dtype_size(p->a_type), tg_dtype_size(p->b_type),
-                           p->read_c ? d_bytes : 0, d_bytes);
+  return tg_gemm_min_bytes(p->m, p->n, p->k, p->batch, tg_dtype_size(p->a_type),
+                           tg_dtype_size(p->b_type), p->read_c ? d_bytes : 0, d_bytes);
 }
 
 /* Multiply-adds counted as two flops, over every batch. */
-static inline double tg_problem_flops(const tg_problem *p) { return tg_gemm_flops(p->m, p->n, p->k, p->batch); }
+static inline double tg_problem_flops(const tg_problem *p) {
+  return tg_gemm_flops(p->m, p->n, p->k, p->batch);
+}
 
 /* The epilogue of a problem: the public tg_epilogue taken apart into its bias (has_bias) and its
  * activation (act), applied last. The kernels read these two fields; the sm90 family sorts them

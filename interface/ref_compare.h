@@ -23,14 +23,14 @@ typedef struct tg_compare_spec {
   tg_order d_order;
   int64_t ldd, batch_stride_d;
   int64_t m, n, batch;
-  const double *ref, *mag;  /* row-major, packed m × n per batch, batch after batch */
+  const double *ref, *mag; /* row-major, packed m × n per batch, batch after batch */
   double rel, abs, lo, hi;
 } tg_compare_spec;
 
 /* Accumulated on the device over any number of launches (zero it first). */
 typedef struct tg_compare_counts {
-  unsigned long long worst_bits;  /* bit pattern of the largest error/bound (a double >= 0) */
-  unsigned long long failures;    /* elements over the bound, NaN included */
+  unsigned long long worst_bits; /* bit pattern of the largest error/bound (a double >= 0) */
+  unsigned long long failures;   /* elements over the bound, NaN included */
 } tg_compare_counts;
 
 /* Folds every element of s into *counts (device memory). Only enqueues work. */

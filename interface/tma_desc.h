@@ -16,14 +16,14 @@ extern "C" {
 #endif
 
 /* Limits of cuTensorMapEncodeTiled (CUDA driver API, tiled maps without interleave). */
-#define TG_TMA_ADDRESS_ALIGN 16              /* bytes the base address must be a multiple of */
-#define TG_TMA_STRIDE_ALIGN 16               /* bytes every stride must be a multiple of */
-#define TG_TMA_MAX_STRIDE_BYTES (1LL << 40)  /* every stride stays below this */
-#define TG_TMA_MAX_DIM (1LL << 32)           /* every dimension is at most this */
-#define TG_TMA_MAX_BOX 256                   /* every box side is at most this */
-#define TG_TMA_BOX_INNER_ALIGN 16            /* bytes the box's inner side must be a multiple of */
-#define TG_TMA_RANK 3                        /* the maps here: {inner, outer, batch} */
-#define TG_TMA_STORE_GRANULE 16              /* a store writes lines in pieces of this many bytes */
+#define TG_TMA_ADDRESS_ALIGN 16             /* bytes the base address must be a multiple of */
+#define TG_TMA_STRIDE_ALIGN 16              /* bytes every stride must be a multiple of */
+#define TG_TMA_MAX_STRIDE_BYTES (1LL << 40) /* every stride stays below this */
+#define TG_TMA_MAX_DIM (1LL << 32)          /* every dimension is at most this */
+#define TG_TMA_MAX_BOX 256                  /* every box side is at most this */
+#define TG_TMA_BOX_INNER_ALIGN 16           /* bytes the box's inner side must be a multiple of */
+#define TG_TMA_RANK 3                       /* the maps here: {inner, outer, batch} */
+#define TG_TMA_STORE_GRANULE 16             /* a store writes lines in pieces of this many bytes */
 
 /* A 3-D map {inner, outer, batch} of a matrix: `inner` contiguous elements per line, lines
  * strides[0] bytes apart, batches strides[1] bytes apart, read in boxes of box[0..2] elements,
@@ -35,7 +35,7 @@ typedef struct tg_tma_desc {
   int64_t strides[TG_TMA_RANK - 1];
   int box[TG_TMA_RANK];
   int swizzle_bytes;
-  int store;  /* 1: the map is stored through, so its lines must end on a store granule */
+  int store; /* 1: the map is stored through, so its lines must end on a store granule */
 } tg_tma_desc;
 
 /* The map of a matrix whose `outer` lines of `inner` elements lie ld elements apart, `batch`
@@ -43,9 +43,9 @@ typedef struct tg_tma_desc {
  * box_inner × box_outer elements. A single matrix (batch_stride 0, or batch 1) is one batch,
  * and its batch stride, never followed, is set to the matrix's own packed size: a stride the
  * request gives for batches it does not have must not matter. */
-tg_tma_desc tg_tma_desc_make(const void *ptr, tg_dtype type, int64_t inner, int64_t outer, int64_t ld,
-                             int64_t batch, int64_t batch_stride, int box_inner, int box_outer,
-                             int swizzle_bytes);
+tg_tma_desc tg_tma_desc_make(const void *ptr, tg_dtype type, int64_t inner, int64_t outer,
+                             int64_t ld, int64_t batch, int64_t batch_stride, int box_inner,
+                             int box_outer, int swizzle_bytes);
 
 /* 1 when every field of *d is within the driver's limits, and a map stored through has lines of
  * whole TG_TMA_STORE_GRANULE pieces (the copy engine writes no less, so a shorter last piece

@@ -41,8 +41,7 @@ static cudaError_t device_malloc(void **ptr, size_t bytes) {
 /* Name reported when the product vanishes (k == 0 or alpha == 0) and only the epilogue runs. */
 static const char k_epilogue_only[] = TG_EPILOGUE_ONLY_NAME;
 
-void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type,
-                  tg_dtype cd_type) {
+void tg_gemm_init(tg_gemm *g, int64_t m, int64_t n, int64_t k, tg_dtype ab_type, tg_dtype cd_type) {
   if (!g) return;
   memset(g, 0, sizeof *g);
   g->m = m;
@@ -112,8 +111,8 @@ tg_status tg_create_virtual(tg_handle **out, int sm, int sm_count) {
     return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'sm' = %d is below %d", fn, sm,
                    TG_MIN_SM);
   if (sm_count <= 0)
-    return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'sm_count' = %d is not positive",
-                   fn, sm_count);
+    return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'sm_count' = %d is not positive", fn,
+                   sm_count);
   tg_handle *h = (tg_handle *)calloc(1, sizeof *h);
   if (!h) return tg_fail(NULL, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
   h->device = -1;
@@ -189,7 +188,8 @@ tg_status tg_check(tg_handle *h, const tg_gemm *g) {
 static tg_status ensure_workspace(tg_handle *h, const char *fn, size_t bytes) {
   if (bytes <= h->workspace_bytes) return TG_OK;
   if (h->workspace && h->retired_count == TG_RETIRED_WORKSPACES)
-    return tg_fail(h, TG_ERR_INTERNAL, "%s: the workspace grew more than %d times", fn, TG_RETIRED_WORKSPACES);
+    return tg_fail(h, TG_ERR_INTERNAL, "%s: the workspace grew more than %d times", fn,
+                   TG_RETIRED_WORKSPACES);
   size_t grown = h->workspace_bytes ? 2 * h->workspace_bytes : TG_WORKSPACE_MIN_BYTES;
   if (grown < bytes) grown = bytes;
   void *fresh = NULL;
@@ -215,11 +215,13 @@ static tg_status after_launch(tg_handle *h, const char *fn, const char *name, tg
 /* Workspace layout of a plan: [kernel scratch][repacked A][repacked B], each part aligned. */
 #define TG_WORKSPACE_ALIGN 256
 
-static size_t align_up(size_t x) { return (x + TG_WORKSPACE_ALIGN - 1) / TG_WORKSPACE_ALIGN * TG_WORKSPACE_ALIGN; }
+static size_t align_up(size_t x) {
+  return (x + TG_WORKSPACE_ALIGN - 1) / TG_WORKSPACE_ALIGN * TG_WORKSPACE_ALIGN;
+}
 
 /* Where a plan's parts go in the workspace: the kernel's scratch, then the repacked operands. */
 typedef struct workspace_layout {
-  tg_problem q;                 /* the problem as the kernel sees it (tg_plan_apply) */
+  tg_problem q; /* the problem as the kernel sees it (tg_plan_apply) */
   size_t kernel_bytes, a_at, b_at, total;
   tg_repack_geometry ra, rb;
 } workspace_layout;
@@ -230,8 +232,10 @@ static workspace_layout layout_workspace(const tg_plan *plan, const tg_problem *
   w.q = *p;
   tg_plan_apply(plan, &w.q);
   w.kernel_bytes = align_up(k->workspace ? k->workspace(&w.q) : 0);
-  w.ra = tg_plan_repack_geometry(p->m, p->k, w.q.a_order, p->batch_stride_a, p->batch, tg_dtype_size(p->a_type));
-  w.rb = tg_plan_repack_geometry(p->k, p->n, w.q.b_order, p->batch_stride_b, p->batch, tg_dtype_size(p->b_type));
+  w.ra = tg_plan_repack_geometry(p->m, p->k, w.q.a_order, p->batch_stride_a, p->batch,
+                                 tg_dtype_size(p->a_type));
+  w.rb = tg_plan_repack_geometry(p->k, p->n, w.q.b_order, p->batch_stride_b, p->batch,
+                                 tg_dtype_size(p->b_type));
   w.a_at = w.kernel_bytes;
   w.b_at = w.a_at + (plan->repack_a ? align_up(w.ra.bytes) : 0);
   w.total = w.b_at + (plan->repack_b ? align_up(w.rb.bytes) : 0);
@@ -254,7 +258,8 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
     tg_matrix_ref src = {p->a, p->a_order, p->lda, p->batch_stride_a};
     tg_matrix_ref dst = {(char *)h->workspace + w.a_at, q.a_order, q.lda, q.batch_stride_a};
     s = after_launch(h, fn, "repack A",
-                     tg_repack_launch(src, dst, p->m, p->k, w.ra.batches, (int)tg_dtype_size(p->a_type), stream));
+                     tg_repack_launch(src, dst, p->m, p->k, w.ra.batches,
+                                      (int)tg_dtype_size(p->a_type), stream));
     if (s != TG_OK) return s;
     q.a = dst.ptr;
   }
@@ -262,7 +267,8 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
     tg_matrix_ref src = {p->b, p->b_order, p->ldb, p->batch_stride_b};
     tg_matrix_ref dst = {(char *)h->workspace + w.b_at, q.b_order, q.ldb, q.batch_stride_b};
     s = after_launch(h, fn, "repack B",
-                     tg_repack_launch(src, dst, p->k, p->n, w.rb.batches, (int)tg_dtype_size(p->b_type), stream));
+                     tg_repack_launch(src, dst, p->k, p->n, w.rb.batches,
+                                      (int)tg_dtype_size(p->b_type), stream));
     if (s != TG_OK) return s;
     q.b = dst.ptr;
   }
@@ -271,7 +277,8 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
 }
 
 /* Runs a chosen plan for p on the handle's device. */
-static tg_status run_on_device(tg_handle *h, const char *fn, const tg_plan *plan, tg_problem *p, tg_stream stream) {
+static tg_status run_on_device(tg_handle *h, const char *fn, const tg_plan *plan, tg_problem *p,
+                               tg_stream stream) {
   int prev = 0;
   if (h->device < 0)
     return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
@@ -302,12 +309,12 @@ tg_status tg_matmul(tg_handle *h, const tg_gemm *g, const void *A, const void *B
 
 struct tg_matmul_plan {
   tg_handle *h;
-  tg_gemm g;                             /* the request; g.kernel points at kernel_name or is NULL */
+  tg_gemm g; /* the request; g.kernel points at kernel_name or is NULL */
   char kernel_name[TG_PLAN_MEMO_NAME_BYTES];
   tg_layout L;
-  int empty;                             /* m, n or batch is 0: a run does nothing */
-  tg_problem base;                       /* built with 16-byte-aligned placeholder operands */
-  tg_plan plan;                          /* the choice for base */
+  int empty;       /* m, n or batch is 0: a run does nothing */
+  tg_problem base; /* built with 16-byte-aligned placeholder operands */
+  tg_plan plan;    /* the choice for base */
 };
 
 tg_status tg_plan_create(tg_handle *h, const tg_gemm *g, tg_matmul_plan **out) {
@@ -319,7 +326,8 @@ tg_status tg_plan_create(tg_handle *h, const tg_gemm *g, tg_matmul_plan **out) {
   tg_status s = begin(h, fn, g, &L, &empty);
   if (s != TG_OK) return s;
   if (g->kernel && strlen(g->kernel) >= TG_PLAN_MEMO_NAME_BYTES)
-    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'kernel': no kernel is named '%.40s...'", fn, g->kernel);
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'kernel': no kernel is named '%.40s...'",
+                   fn, g->kernel);
   tg_matmul_plan *P = (tg_matmul_plan *)calloc(1, sizeof *P);
   if (!P) return tg_fail(h, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
   P->h = h;
@@ -356,7 +364,8 @@ tg_status tg_plan_create(tg_handle *h, const tg_gemm *g, tg_matmul_plan **out) {
   return tg_succeed(h);
 }
 
-tg_status tg_plan_run(tg_matmul_plan *P, const void *A, const void *B, const void *C, void *D, tg_stream stream) {
+tg_status tg_plan_run(tg_matmul_plan *P, const void *A, const void *B, const void *C, void *D,
+                      tg_stream stream) {
   static const char fn[] = "tg_plan_run";
   if (!P) return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'plan' is NULL", fn);
   tg_handle *h = P->h;
@@ -369,8 +378,9 @@ tg_status tg_plan_run(tg_matmul_plan *P, const void *A, const void *B, const voi
   /* The plan holds for operands aligned as it assumed; less aligned ones are planned anew. */
   tg_plan again;
   const tg_plan *plan = &P->plan;
-  if (p.align_a != P->base.align_a || p.align_b != P->base.align_b || p.align_c != P->base.align_c ||
-      p.align_d != P->base.align_d || p.align_bias != P->base.align_bias) {
+  if (p.align_a != P->base.align_a || p.align_b != P->base.align_b ||
+      p.align_c != P->base.align_c || p.align_d != P->base.align_d ||
+      p.align_bias != P->base.align_bias) {
     if ((s = choose(h, fn, &P->g, &p, &again)) != TG_OK) return s;
     plan = &again;
   }
@@ -384,8 +394,8 @@ const char *tg_plan_kernel(const tg_matmul_plan *P) {
 
 void tg_plan_destroy(tg_matmul_plan *P) { free(P); }
 
-tg_status tg_reference(tg_handle *h, const tg_gemm *g, const void *A, const void *B,
-                       const void *C, double *ref, double *mag, tg_stream stream) {
+tg_status tg_reference(tg_handle *h, const tg_gemm *g, const void *A, const void *B, const void *C,
+                       double *ref, double *mag, tg_stream stream) {
   static const char fn[] = "tg_reference";
   tg_layout L;
   int empty = 0, prev = 0;

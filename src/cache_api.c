@@ -29,12 +29,13 @@ tg_status tg_cache_default_path(char *buf, size_t len) {
   const int r = tg_cache_file_default(buf, len);
   if (r < 0) {
     buf[0] = '\0';
-    return tg_fail(NULL, TG_ERR_INVALID_VALUE, "%s: parameter 'len' = %zu is too short for the path",
-                   fn, len);
+    return tg_fail(NULL, TG_ERR_INVALID_VALUE,
+                   "%s: parameter 'len' = %zu is too short for the path", fn, len);
   }
   if (r > 0)
     return tg_fail(NULL, TG_ERR_NOT_SUPPORTED,
-                   "%s: no default cache file (" TG_CACHE_ENV " is set but empty, or neither "
+                   "%s: no default cache file (" TG_CACHE_ENV
+                   " is set but empty, or neither "
                    "XDG_CACHE_HOME nor HOME is set)",
                    fn);
   return tg_succeed(NULL);
@@ -58,8 +59,8 @@ tg_status tg_cache_load(tg_handle *h, const char *path) {
       tg_cache_clear(&h->cache);
       return tg_succeed(h);
     }
-    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'path': cannot read '%s': %s", fn,
-                   path, strerror(errno));
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'path': cannot read '%s': %s", fn, path,
+                   strerror(errno));
   }
   errno = 0;
   const int r = tg_cache_file_read(&h->cache, f);
@@ -103,14 +104,17 @@ tg_status tg_cache_add(tg_handle *h, const tg_gemm *g, const char *kernel, doubl
   if (s != TG_OK) return s;
   if (!kernel) return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'kernel' is NULL", fn);
   const tg_kernel *k = tg_registry_find(kernel);
-  if (!k) return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'kernel': no kernel is named '%s'", fn, kernel);
+  if (!k)
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'kernel': no kernel is named '%s'", fn,
+                   kernel);
   if (!tg_plan_tunable(k))
     return tg_fail(h, TG_ERR_INVALID_VALUE,
                    "%s: parameter 'kernel': '%s' is the reference or a teaching kernel, which "
                    "the cache may not name",
                    fn, kernel);
   if (!isfinite(us) || us <= 0.0)
-    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'us' = %g is not a positive time", fn, us);
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'us' = %g is not a positive time", fn,
+                   us);
   if (g->m == 0 || g->n == 0 || g->k == 0 || g->batch == 0 || g->alpha == 0.0)
     return tg_fail(h, TG_ERR_INVALID_VALUE,
                    "%s: parameter 'g': the product vanishes (m, n, k, batch or alpha is 0); "

@@ -20,7 +20,8 @@
 #define TG_CACHE_WHY_BYTES 256
 
 static const char k_header[] =
-    "# tilegemm tuning cache, format " TG_CACHE_FORMAT " (docs/tuning.md). One entry per line: the kernel\n"
+    "# tilegemm tuning cache, format " TG_CACHE_FORMAT
+    " (docs/tuning.md). One entry per line: the kernel\n"
     "# that won `tilegemm tune` (tg_tune) on a device for a problem class and shape. Written by\n"
     "# tg_cache_save; lines that are not understood are ignored with a warning. Safe to delete.\n";
 
@@ -37,8 +38,7 @@ int tg_cache_file_default(char *buf, size_t len) {
       w = snprintf(buf, len, "%s/%s/%s", xdg, TG_CACHE_DIR_NAME, TG_CACHE_FILE_NAME);
     else if (home && *home)
       w = snprintf(buf, len, "%s/.cache/%s/%s", home, TG_CACHE_DIR_NAME, TG_CACHE_FILE_NAME);
-    else
-      return 1;
+    else return 1;
   }
   return w < 0 || (size_t)w >= len ? -1 : 0;
 }
@@ -83,7 +83,8 @@ int tg_cache_file_read(tg_tune_cache *c, FILE *f) {
     size_t len = strlen(line);
     if (len == sizeof line - 1 && line[len - 1] != '\n' && !feof(f)) {
       int ch;
-      while ((ch = fgetc(f)) != EOF && ch != '\n') {}
+      while ((ch = fgetc(f)) != EOF && ch != '\n') {
+      }
       snprintf(text, sizeof text, "ignored: longer than %d characters", TG_CACHE_LINE_BYTES - 1);
       tg_cache_warn(c, number, text);
       continue;

@@ -19,11 +19,26 @@
 #define TG_CACHE_KEY_BYTES 16
 
 enum {
-  F_DEVICE, F_SMS, F_CUDA, F_IN, F_AB, F_CD, F_A, F_B, F_ALIGN,
-  F_M, F_N, F_K, F_BATCH, F_KERNEL, F_US, F_COUNT
+  F_DEVICE,
+  F_SMS,
+  F_CUDA,
+  F_IN,
+  F_AB,
+  F_CD,
+  F_A,
+  F_B,
+  F_ALIGN,
+  F_M,
+  F_N,
+  F_K,
+  F_BATCH,
+  F_KERNEL,
+  F_US,
+  F_COUNT
 };
-static const char *const k_fields[F_COUNT] = {"device", "sms", "cuda", "in", "ab", "cd", "a", "b",
-                                              "align", "m", "n", "k", "batch", "kernel", "us"};
+static const char *const k_fields[F_COUNT] = {"device", "sms", "cuda",  "in",     "ab",
+                                              "cd",     "a",   "b",     "align",  "m",
+                                              "n",      "k",   "batch", "kernel", "us"};
 static const char *const k_inputs[TG_IN_COUNT] = {"f32", "tf32", "f16", "bf16", "fp8", "s8"};
 
 static tg_line_kind bad(char *why, size_t n, const char *fmt, ...) {
@@ -99,7 +114,8 @@ static int is_float_out(tg_dtype t) { return t == TG_F32 || t == TG_F16 || t == 
 static int types_fit(const tg_cache_key *k) {
   int ab;
   switch (k->input) {
-    case TG_IN_F32: case TG_IN_TF32: ab = k->a_type == TG_F32 && k->b_type == TG_F32; break;
+    case TG_IN_F32:
+    case TG_IN_TF32: ab = k->a_type == TG_F32 && k->b_type == TG_F32; break;
     case TG_IN_F16: ab = k->a_type == TG_F16 && k->b_type == TG_F16; break;
     case TG_IN_BF16: ab = k->a_type == TG_BF16 && k->b_type == TG_BF16; break;
     case TG_IN_FP8: ab = is_fp8(k->a_type) && is_fp8(k->b_type); break;
@@ -141,7 +157,10 @@ static int set_field(int f, const char *v, tg_cache_entry *e) {
       if (parse_int(v, 1, TG_CACHE_MAX_ALIGN, &x) || (x & (x - 1))) return -1;
       e->key.align = (int)x;
       return 0;
-    case F_M: case F_N: case F_K: case F_BATCH:
+    case F_M:
+    case F_N:
+    case F_K:
+    case F_BATCH:
       if (parse_int(v, 1, TG_CACHE_MAX_DIM, &x)) return -1;
       *dims[f - F_M] = x;
       return 0;
@@ -234,7 +253,7 @@ int tg_cache_line_format(const tg_cache_entry *e, char *buf, size_t len) {
                    (unsigned)k->input < TG_IN_COUNT ? k_inputs[k->input] : "?",
                    tg_dtype_name(k->a_type), tg_dtype_name(k->b_type), tg_dtype_name(k->c_type),
                    tg_dtype_name(k->d_type), order_text(k->a_order), order_text(k->b_order),
-                   k->align, (long long)e->m, (long long)e->n, (long long)e->k,
-                   (long long)e->batch, e->kernel, e->us);
+                   k->align, (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch,
+                   e->kernel, e->us);
   return w < 0 || (size_t)w >= len ? -1 : w;
 }

@@ -20,9 +20,9 @@
 #define TG_CACHE_LINE_BYTES 1024
 
 typedef enum tg_line_kind {
-  TG_LINE_ENTRY = 0,  /* *e is filled */
-  TG_LINE_COMMENT,    /* blank or '#' */
-  TG_LINE_BAD         /* why says what is wrong */
+  TG_LINE_ENTRY = 0, /* *e is filled */
+  TG_LINE_COMMENT,   /* blank or '#' */
+  TG_LINE_BAD        /* why says what is wrong */
 } tg_line_kind;
 
 /* Parses one line (without its newline). The kernel name is not checked against the

@@ -15,19 +15,19 @@
 #define TG_RETIRED_WORKSPACES 48
 
 struct tg_handle {
-  int device;                  /* CUDA ordinal; -1 for a virtual handle */
-  int sm;                      /* compute capability, major*10 + minor */
+  int device; /* CUDA ordinal; -1 for a virtual handle */
+  int sm;     /* compute capability, major*10 + minor */
   int sm_count;
-  void *workspace;             /* device scratch owned by the handle, grown on demand */
+  void *workspace; /* device scratch owned by the handle, grown on demand */
   size_t workspace_bytes;
   /* Workspaces outgrown: kept until tg_destroy, because work enqueued earlier or captured into
    * a CUDA graph may still use them (and cudaFree would stall the device, or break a capture). */
   void *retired[TG_RETIRED_WORKSPACES];
   int retired_count;
-  unsigned *sync_flags;        /* readiness flags of the kernels (problem.h), zeroed at creation */
-  const char *last_kernel;     /* static string from the registry, or "" */
-  tg_tune_cache cache;         /* the planner's memory of tg_tune (tune_cache.h) */
-  tg_plan_memo memo;           /* the last few plans (plan_memo.h) */
+  unsigned *sync_flags;    /* readiness flags of the kernels (problem.h), zeroed at creation */
+  const char *last_kernel; /* static string from the registry, or "" */
+  tg_tune_cache cache;     /* the planner's memory of tg_tune (tune_cache.h) */
+  tg_plan_memo memo;       /* the last few plans (plan_memo.h) */
   char error[TG_MESSAGE_BYTES];
 };
 

@@ -18,11 +18,12 @@
 static tg_order k_major_a(void) { return TG_ROW_MAJOR; }
 static tg_order k_major_b(void) { return TG_COL_MAJOR; }
 
-tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order order, int64_t batch_stride,
-                                           int64_t batch, size_t elem_bytes) {
+tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order order,
+                                           int64_t batch_stride, int64_t batch, size_t elem_bytes) {
   tg_repack_geometry r;
   const int64_t per_line = (int64_t)(TG_REPACK_LINE_ALIGN / elem_bytes);
-  const int64_t inner = order == TG_ROW_MAJOR ? cols : rows, outer = order == TG_ROW_MAJOR ? rows : cols;
+  const int64_t inner = order == TG_ROW_MAJOR ? cols : rows,
+                outer = order == TG_ROW_MAJOR ? rows : cols;
   r.ld = (inner + per_line - 1) / per_line * per_line;
   r.batches = batch_stride == 0 ? 1 : batch;
   r.batch_stride = batch_stride == 0 ? 0 : r.ld * outer;
@@ -32,8 +33,8 @@ tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order 
 
 void tg_plan_apply(const tg_plan *plan, tg_problem *p) {
   if (plan->repack_a) {
-    const tg_repack_geometry r =
-        tg_plan_repack_geometry(p->m, p->k, plan->a_order, p->batch_stride_a, p->batch, tg_dtype_size(p->a_type));
+    const tg_repack_geometry r = tg_plan_repack_geometry(
+        p->m, p->k, plan->a_order, p->batch_stride_a, p->batch, tg_dtype_size(p->a_type));
     p->a = (const void *)TG_PLAN_REPACK_ADDRESS;
     p->a_order = plan->a_order;
     p->lda = r.ld;
@@ -41,8 +42,8 @@ void tg_plan_apply(const tg_plan *plan, tg_problem *p) {
     p->align_a = TG_REPACK_LINE_ALIGN;
   }
   if (plan->repack_b) {
-    const tg_repack_geometry r =
-        tg_plan_repack_geometry(p->k, p->n, plan->b_order, p->batch_stride_b, p->batch, tg_dtype_size(p->b_type));
+    const tg_repack_geometry r = tg_plan_repack_geometry(
+        p->k, p->n, plan->b_order, p->batch_stride_b, p->batch, tg_dtype_size(p->b_type));
     p->b = (const void *)TG_PLAN_REPACK_ADDRESS;
     p->b_order = plan->b_order;
     p->ldb = r.ld;

@@ -14,10 +14,10 @@
 /* A kernel and what must happen before it runs. */
 typedef struct tg_plan {
   const tg_kernel *kernel;
-  int repack_a, repack_b;      /* copy the operand into the workspace first */
-  tg_order a_order, b_order;   /* the operands' orders as the kernel sees them */
-  int splits;                  /* split-K factor (1 = none) */
-  int tuned;                   /* 1 when the tuning cache named the kernel */
+  int repack_a, repack_b;    /* copy the operand into the workspace first */
+  tg_order a_order, b_order; /* the operands' orders as the kernel sees them */
+  int splits;                /* split-K factor (1 = none) */
+  int tuned;                 /* 1 when the tuning cache named the kernel */
 } tg_plan;
 
 /* TG_OK when row k can serve p, directly or after repacking A and/or B (rows with `repack`);
@@ -51,8 +51,8 @@ typedef struct tg_repack_geometry {
   int64_t ld, batch_stride, batches;
   size_t bytes;
 } tg_repack_geometry;
-tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order order, int64_t batch_stride,
-                                           int64_t batch, size_t elem_bytes);
+tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order order,
+                                           int64_t batch_stride, int64_t batch, size_t elem_bytes);
 
 /* The problem as the kernel of `plan` sees it: each repacked operand in its new order, leading
  * dimension and batch stride, at TG_PLAN_REPACK_ADDRESS until the launch puts it in the

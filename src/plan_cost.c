@@ -98,14 +98,16 @@ int tg_plan_c_overhead_k(const tg_kernel *k, const tg_problem *p) {
 
 double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   const tg_kernel *k = plan->kernel;
-  const double tm = k->tile_m ? k->tile_m : TG_DEFAULT_TILE, tn = k->tile_n ? k->tile_n : TG_DEFAULT_TILE;
+  const double tm = k->tile_m ? k->tile_m : TG_DEFAULT_TILE,
+               tn = k->tile_n ? k->tile_n : TG_DEFAULT_TILE;
   const double occupancy = k->occupancy ? k->occupancy : 1;
   const double row_efficiency = (k->efficiency ? k->efficiency : TG_PERCENT) / TG_PERCENT;
   const double speed = tg_plan_family_speed(k->family, p->sm);
   const double splits = plan->splits > 0 ? plan->splits : 1;
   /* Tiles launched: a cluster at an edge is launched whole (its spare CTA holds an SM idle). */
   const double cm = k->cluster_m > 1 ? k->cluster_m : 1, cn = k->cluster_n > 1 ? k->cluster_n : 1;
-  const double tiles = ceil_div(ceil_div((double)p->m, tm), cm) * cm * ceil_div(ceil_div((double)p->n, tn), cn) * cn;
+  const double tiles =
+      ceil_div(ceil_div((double)p->m, tm), cm) * cm * ceil_div(ceil_div((double)p->n, tn), cn) * cn;
   const double ctas = tiles * (double)p->batch * splits;
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);
@@ -113,13 +115,16 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   /* The row's shortfall scaled by the share of the machine the plan fills (header). */
   const double fill = ctas < slots ? ctas / slots : 1.0;
   const double efficiency = 1.0 - (1.0 - row_efficiency) * fill;
-  const double k_cost = (double)p->k / splits + k->tile_overhead_k + (p->read_c ? tg_plan_c_overhead_k(k, p) : 0) +
+  const double k_cost = (double)p->k / splits + k->tile_overhead_k +
+                        (p->read_c ? tg_plan_c_overhead_k(k, p) : 0) +
                         (p->act == TG_ACT_GELU ? k->gelu_overhead_k : 0);
   const double compute = waves * tm * tn * k_cost * occupancy / (efficiency * speed);
   /* A single-kernel plan's scratch (sm90 stream-K partial sums, one tile per CTA) is written
    * and read once on top, through L2 (split-K partials are counted below). */
-  const double scratch = splits == 1 && k->workspace ? TG_WRITE_AND_READ * (double)k->workspace(p) : 0.0;
-  const double memory = tg_problem_min_bytes(p) * TG_MEMORY_COST_PER_BYTE + scratch * TG_L2_COST_PER_BYTE;
+  const double scratch =
+      splits == 1 && k->workspace ? TG_WRITE_AND_READ * (double)k->workspace(p) : 0.0;
+  const double memory =
+      tg_problem_min_bytes(p) * TG_MEMORY_COST_PER_BYTE + scratch * TG_L2_COST_PER_BYTE;
   double cost = compute > memory ? compute + TG_ROOFLINE_OVERLAP_LOSS * memory
                                  : memory + TG_ROOFLINE_OVERLAP_LOSS * compute;
   /* Partial sums written and read back once per split, spread over all SMs. */

@@ -21,8 +21,8 @@
 
 typedef struct tg_plan_memo_entry {
   int used;
-  tg_problem key;                        /* the problem with the pointer fields zeroed */
-  char forced[TG_PLAN_MEMO_NAME_BYTES];  /* "" for the automatic choice */
+  tg_problem key;                       /* the problem with the pointer fields zeroed */
+  char forced[TG_PLAN_MEMO_NAME_BYTES]; /* "" for the automatic choice */
   unsigned cache_generation;
   tg_plan plan;
 } tg_plan_memo_entry;
@@ -30,7 +30,7 @@ typedef struct tg_plan_memo_entry {
 /* All zero bytes is the empty memo (the handle is calloc'ed). */
 typedef struct tg_plan_memo {
   tg_plan_memo_entry entries[TG_PLAN_MEMO_ENTRIES];
-  int next;                              /* the entry the next store replaces */
+  int next; /* the entry the next store replaces */
 } tg_plan_memo;
 
 /* 1 and *plan when the plan of p (built by tg_problem_build), with kernel `forced` (NULL or

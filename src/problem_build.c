@@ -41,8 +41,8 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
   p->bias = p->has_bias ? g->bias : NULL;
   p->bias_type = p->has_bias ? g->bias_type : TG_F32;
   p->act = tg_epilogue_activation(g->epilogue);
-  p->exact_int = g->d_type == TG_S32 && g->alpha == 1.0 && g->beta == 0.0 &&
-                 g->epilogue == TG_EPI_NONE;
+  p->exact_int =
+      g->d_type == TG_S32 && g->alpha == 1.0 && g->beta == 0.0 && g->epilogue == TG_EPI_NONE;
   p->transposed = g->c_order == TG_COL_MAJOR;
   p->bias_along_m = p->transposed;
 

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 /* Largest m, n, k or batch any kernel indexes with 32-bit grid/tile counters. */
 #define TG_MAX_DIM (0x7fffffffLL - 0xffffLL)
 
@@ -66,7 +65,7 @@ static void reason(char *why, size_t n, const char *fmt, ...) {
 tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why, size_t n) {
   if (p->sm < k->sm_min || p->sm > k->sm_max) {
     reason(why, n, "kernel '%s' runs on sm_%d..sm_%d; this device is sm_%d", k->name, k->sm_min,
-             k->sm_max, p->sm);
+           k->sm_max, p->sm);
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!(k->inputs & TG_MASK(p->input))) {
@@ -83,10 +82,10 @@ tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why
   }
   if (!(k->a_orders & TG_MASK(p->a_order)) || !(k->b_orders & TG_MASK(p->b_order))) {
     reason(why, n,
-             "kernel '%s' does not take this layout (as computed: A %s-major, B %s-major, D "
-             "row-major%s)",
-             k->name, order_name(p->a_order), order_name(p->b_order),
-             p->transposed ? ", from D^T = B^T A^T" : "");
+           "kernel '%s' does not take this layout (as computed: A %s-major, B %s-major, D "
+           "row-major%s)",
+           k->name, order_name(p->a_order), order_name(p->b_order),
+           p->transposed ? ", from D^T = B^T A^T" : "");
     return TG_ERR_NOT_SUPPORTED;
   }
   if (p->m > TG_MAX_DIM || p->n > TG_MAX_DIM || p->k > TG_MAX_DIM || p->batch > TG_MAX_DIM) {
@@ -95,16 +94,16 @@ tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why
   }
   if (p->align_a < k->align_ab || p->align_b < k->align_ab) {
     reason(why, n,
-             "kernel '%s' needs A and B pointers, leading dimensions and batch strides aligned "
-             "to %d bytes (they are %d and %d)",
-             k->name, k->align_ab, p->align_a, p->align_b);
+           "kernel '%s' needs A and B pointers, leading dimensions and batch strides aligned "
+           "to %d bytes (they are %d and %d)",
+           k->name, k->align_ab, p->align_a, p->align_b);
     return TG_ERR_MISALIGNED;
   }
   if ((p->read_c && p->align_c < k->align_cd) || p->align_d < k->align_cd) {
     reason(why, n,
-             "kernel '%s' needs C and D pointers, leading dimensions and batch strides aligned "
-             "to %d bytes (they are %d and %d)",
-             k->name, k->align_cd, p->read_c ? p->align_c : 16, p->align_d);
+           "kernel '%s' needs C and D pointers, leading dimensions and batch strides aligned "
+           "to %d bytes (they are %d and %d)",
+           k->name, k->align_cd, p->read_c ? p->align_c : 16, p->align_d);
     return TG_ERR_MISALIGNED;
   }
   if (k->extra_check) return k->extra_check(p, why, n);

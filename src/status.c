@@ -69,9 +69,13 @@ const char *tg_epilogue_name(tg_epilogue e) {
 
 size_t tg_dtype_size(tg_dtype t) {
   switch (t) {
-    case TG_F32: case TG_S32: return 4;
-    case TG_F16: case TG_BF16: return 2;
-    case TG_E4M3: case TG_E5M2: case TG_S8: return 1;
+    case TG_F32:
+    case TG_S32: return 4;
+    case TG_F16:
+    case TG_BF16: return 2;
+    case TG_E4M3:
+    case TG_E5M2:
+    case TG_S8: return 1;
   }
   return 0;
 }

@@ -40,12 +40,12 @@ void tg_tune_options_init(tg_tune_options *o) {
 /* What every measurement shares: the operands, events, and the flush buffer. */
 typedef struct tune_run {
   tg_handle *h;
-  tg_gemm g;                  /* the request; .kernel set per candidate */
+  tg_gemm g; /* the request; .kernel set per candidate */
   const void *a, *b, *c;
   void *d;
   tg_stream stream;
   tg_tune_options opt;
-  cudaEvent_t *events;        /* 2 per timed run */
+  cudaEvent_t *events; /* 2 per timed run */
   float *ms;
   void *flush;
   size_t flush_bytes;
@@ -73,7 +73,8 @@ static tg_status time_kernel(tune_run *r, const char *kernel, double *us) {
   for (int i = 0; i < r->opt.warmup; ++i)
     if ((s = tg_matmul(r->h, &g, r->a, r->b, r->c, r->d, r->stream)) != TG_OK) return s;
   for (int i = 0; i < r->opt.iterations; ++i) {
-    if (r->flush && (e = cudaMemsetAsync(r->flush, i & 0xff, r->flush_bytes, r->stream)) != cudaSuccess)
+    if (r->flush &&
+        (e = cudaMemsetAsync(r->flush, i & 0xff, r->flush_bytes, r->stream)) != cudaSuccess)
       return tg_cuda_fail(r->h, "tg_tune", "flushing L2", e);
     if ((e = cudaEventRecord(r->events[2 * i], r->stream)) != cudaSuccess)
       return tg_cuda_fail(r->h, "tg_tune", "recording an event", e);
@@ -84,7 +85,8 @@ static tg_status time_kernel(tune_run *r, const char *kernel, double *us) {
   if ((e = cudaEventSynchronize(r->events[2 * r->opt.iterations - 1])) != cudaSuccess)
     return tg_cuda_fail(r->h, "tg_tune", "running a candidate", e);
   for (int i = 0; i < r->opt.iterations; ++i)
-    if ((e = cudaEventElapsedTime(&r->ms[i], r->events[2 * i], r->events[2 * i + 1])) != cudaSuccess)
+    if ((e = cudaEventElapsedTime(&r->ms[i], r->events[2 * i], r->events[2 * i + 1])) !=
+        cudaSuccess)
       return tg_cuda_fail(r->h, "tg_tune", "reading an event", e);
   qsort(r->ms, (size_t)r->opt.iterations, sizeof *r->ms, cmp_float);
   const int n = r->opt.iterations;
@@ -97,8 +99,9 @@ static tg_status check_arguments(tg_handle *h, const char *fn, const tg_gemm *g,
                                  const tg_tune_options *o, const tg_tune_result *out) {
   if (!out) return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'result' is NULL", fn);
   if (o->warmup < 0 || o->warmup > TG_TUNE_MAX_RUNS)
-    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'options->warmup' = %d is outside [0, %d]",
-                   fn, o->warmup, TG_TUNE_MAX_RUNS);
+    return tg_fail(h, TG_ERR_INVALID_VALUE,
+                   "%s: parameter 'options->warmup' = %d is outside [0, %d]", fn, o->warmup,
+                   TG_TUNE_MAX_RUNS);
   if (o->iterations < 1 || o->iterations > TG_TUNE_MAX_RUNS)
     return tg_fail(h, TG_ERR_INVALID_VALUE,
                    "%s: parameter 'options->iterations' = %d is outside [1, %d]", fn, o->iterations,
@@ -115,7 +118,8 @@ static tg_status check_arguments(tg_handle *h, const char *fn, const tg_gemm *g,
 /* The candidates: tunable rows that serve p, in registry order. */
 static int list_candidates(const tg_problem *p, tg_tune_result *out) {
   char why[256];
-  for (int i = 0, n = tg_registry_count(); i < n && out->candidate_count < TG_TUNE_MAX_CANDIDATES; ++i) {
+  for (int i = 0, n = tg_registry_count(); i < n && out->candidate_count < TG_TUNE_MAX_CANDIDATES;
+       ++i) {
     const tg_kernel *k = tg_registry_at(i);
     tg_plan plan;
     if (!tg_plan_tunable(k) || tg_plan_for_kernel(k, p, &plan, why, sizeof why) != TG_OK) continue;
@@ -130,10 +134,12 @@ static tg_status prepare(tune_run *r, const char *fn) {
   const int n = 2 * r->opt.iterations;
   r->events = (cudaEvent_t *)calloc((size_t)n, sizeof *r->events);
   r->ms = (float *)calloc((size_t)r->opt.iterations, sizeof *r->ms);
-  if (!r->events || !r->ms) return tg_fail(r->h, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
+  if (!r->events || !r->ms)
+    return tg_fail(r->h, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
   cudaError_t e;
   for (int i = 0; i < n; ++i)
-    if ((e = cudaEventCreate(&r->events[i])) != cudaSuccess) return tg_cuda_fail(r->h, fn, "creating events", e);
+    if ((e = cudaEventCreate(&r->events[i])) != cudaSuccess)
+      return tg_cuda_fail(r->h, fn, "creating events", e);
   if (r->opt.flush_l2) {
     int l2 = 0;
     if ((e = cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, r->h->device)) != cudaSuccess)
@@ -185,8 +191,7 @@ static tg_status pick_winner(tune_run *r, const tg_layout *L, tg_tune_result *ou
     tg_tune_candidate *best = NULL;
     for (int i = 0; i < out->candidate_count; ++i) {
       tg_tune_candidate *c = &out->candidates[i];
-      if (c->status == TG_OK && (!best || c->us < best->us))
-        best = c;
+      if (c->status == TG_OK && (!best || c->us < best->us)) best = c;
     }
     if (!best) break;
     tg_gemm g = r->g;
@@ -213,8 +218,7 @@ static tg_status pick_winner(tune_run *r, const tg_layout *L, tg_tune_result *ou
 }
 
 tg_status tg_tune(tg_handle *h, const tg_gemm *g, const void *A, const void *B, const void *C,
-                  void *D, tg_stream stream, const tg_tune_options *options,
-                  tg_tune_result *out) {
+                  void *D, tg_stream stream, const tg_tune_options *options, tg_tune_result *out) {
   static const char fn[] = "tg_tune";
   tg_layout L;
   tg_tune_options defaults;
@@ -239,8 +243,8 @@ tg_status tg_tune(tg_handle *h, const tg_gemm *g, const void *A, const void *B, 
   out->heuristic_kernel = heuristic.kernel->name;
   if (list_candidates(&p, out) == 0)
     return tg_fail(h, TG_ERR_NOT_SUPPORTED,
-                   "%s: no tunable kernel serves this request on sm_%d (the planner uses '%s')",
-                   fn, h->sm, out->heuristic_kernel);
+                   "%s: no tunable kernel serves this request on sm_%d (the planner uses '%s')", fn,
+                   h->sm, out->heuristic_kernel);
   if (h->device < 0)
     return tg_fail(h, TG_ERR_NO_DEVICE, "%s: the handle is virtual (no device to run on)", fn);
 
@@ -257,7 +261,8 @@ tg_status tg_tune(tg_handle *h, const tg_gemm *g, const void *A, const void *B, 
       (s = pick_winner(&r, &L, out)) == TG_OK) {
     tg_cache_entry e;
     tg_cache_entry_of(&h->cache.device, &p, out->kernel, out->us, &e);
-    if (tg_cache_put(&h->cache, &e) != 0) s = tg_fail(h, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
+    if (tg_cache_put(&h->cache, &e) != 0)
+      s = tg_fail(h, TG_ERR_OUT_OF_MEMORY, "%s: host allocation failed", fn);
   }
   release(&r);
   tg_device_leave(h, prev);

@@ -138,15 +138,16 @@ const tg_cache_entry *tg_cache_lookup(const tg_tune_cache *c, const tg_problem *
   double best_logd = 0.0;
   for (int i = 0; i < c->count; ++i) {
     const tg_cache_entry *e = &c->entries[i];
-    if (!tg_cache_same_device(&e->device, &c->device) || !tg_cache_same_key(&e->key, &key)) continue;
+    if (!tg_cache_same_device(&e->device, &c->device) || !tg_cache_same_key(&e->key, &key))
+      continue;
     const int exact = e->m == p->m && e->n == p->n && e->k == p->k && e->batch == p->batch;
     int steps;
     double logd;
     distance(e, p, &steps, &logd);
     if (!exact && steps > TG_CACHE_MAX_BUCKET_STEPS) continue;
-    const int better = !best || (exact && !best_exact) ||
-                       (exact == best_exact &&
-                        (steps < best_steps || (steps == best_steps && logd < best_logd)));
+    const int better =
+        !best || (exact && !best_exact) ||
+        (exact == best_exact && (steps < best_steps || (steps == best_steps && logd < best_logd)));
     if (!better) continue;
     if (accept && !accept(e, p, ctx)) continue;
     best = e;

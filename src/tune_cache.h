@@ -38,25 +38,25 @@ typedef struct tg_cache_device {
 typedef struct tg_cache_key {
   tg_input_class input;
   tg_dtype a_type, b_type, c_type, d_type;
-  tg_order a_order, b_order;  /* canonical */
-  int align;                  /* bytes: min(align_a, align_b) of the canonical problem */
+  tg_order a_order, b_order; /* canonical */
+  int align;                 /* bytes: min(align_a, align_b) of the canonical problem */
 } tg_cache_key;
 
 typedef struct tg_cache_entry {
   tg_cache_device device;
   tg_cache_key key;
-  int64_t m, n, k, batch;     /* canonical shape, each >= 1 */
+  int64_t m, n, k, batch; /* canonical shape, each >= 1 */
   char kernel[TG_CACHE_KERNEL_BYTES];
-  double us;                  /* measured median, microseconds (informational) */
+  double us; /* measured median, microseconds (informational) */
 } tg_cache_entry;
 
 typedef struct tg_tune_cache {
-  tg_cache_device device;     /* the handle's device: the only one whose entries are used */
+  tg_cache_device device; /* the handle's device: the only one whose entries are used */
   tg_cache_entry *entries;
   int count, capacity;
-  char warnings[TG_CACHE_WARNING_BYTES];  /* one line per ignored line of the last load */
+  char warnings[TG_CACHE_WARNING_BYTES]; /* one line per ignored line of the last load */
   int warning_count;
-  unsigned generation;        /* counts changes to the entries (plans remembered before a change
+  unsigned generation; /* counts changes to the entries (plans remembered before a change
                                  are not used after it: plan_memo.h) */
 } tg_tune_cache;
 

@@ -26,7 +26,9 @@ static const void *advance(const void *p, int64_t elements, size_t elem_bytes) {
 }
 
 /* The stride field that reproduces a resolved stride (0 = shared by all batches). */
-static int64_t stride_field(int64_t resolved) { return resolved == 0 ? TG_BATCH_BROADCAST : resolved; }
+static int64_t stride_field(int64_t resolved) {
+  return resolved == 0 ? TG_BATCH_BROADCAST : resolved;
+}
 
 /* Rows [i0, i0 + rows) of *g, every stride explicit so that the band keeps g's storage. */
 static tg_gemm band_of(const tg_gemm *g, const tg_layout *L, int64_t rows) {
@@ -58,13 +60,13 @@ static tg_compare_spec spec_of(const tg_gemm *g, const tg_layout *L, const void 
   return s;
 }
 
-#define CUDA_TRY(call, what)                                     \
-  do {                                                           \
-    cudaError_t e_ = (call);                                     \
-    if (e_ != cudaSuccess) {                                     \
-      s = tg_cuda_fail(h, fn, what, e_);                         \
-      goto done;                                                 \
-    }                                                            \
+#define CUDA_TRY(call, what)             \
+  do {                                   \
+    cudaError_t e_ = (call);             \
+    if (e_ != cudaSuccess) {             \
+      s = tg_cuda_fail(h, fn, what, e_); \
+      goto done;                         \
+    }                                    \
   } while (0)
 
 tg_status tg_tune_verify(tg_handle *h, const tg_gemm *g, const tg_layout *L, const void *A,
@@ -90,7 +92,8 @@ tg_status tg_tune_verify(tg_handle *h, const tg_gemm *g, const tg_layout *L, con
     C = c_copy;
   }
   tg_compare_spec whole = spec_of(g, L, D);
-  if ((s = tg_ref_poison_launch(&whole, stream)) != TG_OK || (s = tg_matmul(h, g, A, B, C, D, stream)) != TG_OK)
+  if ((s = tg_ref_poison_launch(&whole, stream)) != TG_OK ||
+      (s = tg_matmul(h, g, A, B, C, D, stream)) != TG_OK)
     goto done;
   CUDA_TRY(cudaGetLastError(), "filling D with NaN");
   CUDA_TRY(cudaMalloc((void **)&ref, (size_t)band * row_bytes), "allocating the oracle's output");
@@ -100,17 +103,20 @@ tg_status tg_tune_verify(tg_handle *h, const tg_gemm *g, const tg_layout *L, con
     const int64_t rows = g->m - i0 < band ? g->m - i0 : band;
     tg_gemm sub = band_of(g, L, rows);
     const void *a = advance(A, row_offset(i0, g->a_order, L->a.ld), L->a.elem_bytes);
-    const void *c = g->beta != 0.0 ? advance(C, row_offset(i0, g->c_order, L->c.ld), L->c.elem_bytes) : NULL;
+    const void *c =
+        g->beta != 0.0 ? advance(C, row_offset(i0, g->c_order, L->c.ld), L->c.elem_bytes) : NULL;
     double *mag = ref + rows * g->n * g->batch;
     if ((s = tg_reference(h, &sub, a, B, c, ref, mag, stream)) != TG_OK) goto done;
-    tg_compare_spec band_spec = spec_of(&sub, L, advance(D, row_offset(i0, g->c_order, L->d.ld), L->d.elem_bytes));
+    tg_compare_spec band_spec =
+        spec_of(&sub, L, advance(D, row_offset(i0, g->c_order, L->d.ld), L->d.elem_bytes));
     band_spec.ref = ref;
     band_spec.mag = mag;
     if ((s = tg_ref_compare_launch(&band_spec, counts, stream)) != TG_OK) goto done;
     CUDA_TRY(cudaGetLastError(), "comparing with the oracle");
   }
-  CUDA_TRY(cudaMemcpyAsync(&host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost, stream),
-           "reading the comparison");
+  CUDA_TRY(
+      cudaMemcpyAsync(&host_counts, counts, sizeof host_counts, cudaMemcpyDeviceToHost, stream),
+      "reading the comparison");
   CUDA_TRY(cudaStreamSynchronize(stream), "comparing with the oracle");
   memcpy(worst, &host_counts.worst_bits, sizeof *worst);
   *failures = (int64_t)host_counts.failures;

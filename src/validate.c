@@ -74,9 +74,9 @@ static tg_status check_stride(tg_handle *h, const char *fn, const char *name, tg
     return TG_OK;
   }
   if (stride < 0) {
-    return tg_fail(h, TG_ERR_INVALID_VALUE,
-                   "%s: parameter '%s' = %lld is negative (0 = packed%s)", fn, name,
-                   (long long)stride, may_broadcast ? ", TG_BATCH_BROADCAST = shared" : "");
+    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter '%s' = %lld is negative (0 = packed%s)",
+                   fn, name, (long long)stride,
+                   may_broadcast ? ", TG_BATCH_BROADCAST = shared" : "");
   }
   if (stride == 0) {
     int64_t packed;
@@ -118,12 +118,12 @@ static tg_status classify_inputs(tg_handle *h, const char *fn, const tg_gemm *g,
   if (g->compute == TG_COMPUTE_S32) {
     if (g->a_type != TG_S8)
       return tg_fail(h, TG_ERR_NOT_SUPPORTED,
-                     "%s: parameter 'a_type' = %s is not supported with compute s32 (needs s8)",
-                     fn, an);
+                     "%s: parameter 'a_type' = %s is not supported with compute s32 (needs s8)", fn,
+                     an);
     if (g->b_type != TG_S8)
       return tg_fail(h, TG_ERR_NOT_SUPPORTED,
-                     "%s: parameter 'b_type' = %s is not supported with compute s32 (needs s8)",
-                     fn, bn);
+                     "%s: parameter 'b_type' = %s is not supported with compute s32 (needs s8)", fn,
+                     bn);
     *cls = TG_IN_S8;
   } else if (g->compute == TG_COMPUTE_TF32) {
     if (g->a_type != TG_F32)
@@ -179,9 +179,12 @@ tg_status tg_validate_gemm(tg_handle *h, const char *fn, const tg_gemm *g, tg_la
   if (!dtype_known(g->d_type)) return BAD("d_type", "= %d is not a tg_dtype", fn, (int)g->d_type);
   if ((unsigned)g->compute > TG_COMPUTE_S32)
     return BAD("compute", "= %d is not a tg_compute", fn, (int)g->compute);
-  if (!order_known(g->a_order)) return BAD("a_order", "= %d is not a tg_order", fn, (int)g->a_order);
-  if (!order_known(g->b_order)) return BAD("b_order", "= %d is not a tg_order", fn, (int)g->b_order);
-  if (!order_known(g->c_order)) return BAD("c_order", "= %d is not a tg_order", fn, (int)g->c_order);
+  if (!order_known(g->a_order))
+    return BAD("a_order", "= %d is not a tg_order", fn, (int)g->a_order);
+  if (!order_known(g->b_order))
+    return BAD("b_order", "= %d is not a tg_order", fn, (int)g->b_order);
+  if (!order_known(g->c_order))
+    return BAD("c_order", "= %d is not a tg_order", fn, (int)g->c_order);
 
   describe(&L->a, g->m, g->k, g->a_order, g->a_type);
   describe(&L->b, g->k, g->n, g->b_order, g->b_type);
@@ -238,8 +241,8 @@ tg_status tg_validate_pointers(tg_handle *h, const char *fn, const tg_gemm *g, c
     return BAD("bias", "is NULL but the epilogue adds a bias", fn);
   if (reads_c && C == D) {
     if (L->c.ld != L->d.ld || L->c.batch_stride != L->d.batch_stride || g->c_type != g->d_type)
-      return BAD("C", "aliases D but differs in ld, batch stride or type (in-place needs all equal)",
-                 fn);
+      return BAD(
+          "C", "aliases D but differs in ld, batch stride or type (in-place needs all equal)", fn);
   } else if (reads_c && ranges_overlap(C, L->c.span_bytes, D, L->d.span_bytes)) {
     return BAD("C", "overlaps D without being the same matrix", fn);
   }

@@ -12,7 +12,7 @@
 /* Resolved storage of one operand: explicit ld and batch stride (0 = broadcast) and the bytes
  * spanned from its base pointer over all batches (0 when the operand is empty). */
 typedef struct tg_extent {
-  int64_t rows, cols;    /* logical shape in the user's frame */
+  int64_t rows, cols; /* logical shape in the user's frame */
   tg_order order;
   int64_t ld;
   int64_t batch_stride;
@@ -32,7 +32,7 @@ tg_status tg_validate_gemm(tg_handle *h, const char *fn, const tg_gemm *g, tg_la
 /* Checks the operand pointers of a validated, non-empty request: NULL where data is needed,
  * C aliasing D with another layout, and A, B or C overlapping D. */
 tg_status tg_validate_pointers(tg_handle *h, const char *fn, const tg_gemm *g,
-                               const tg_layout *layout, const void *A, const void *B,
-                               const void *C, const void *D);
+                               const tg_layout *layout, const void *A, const void *B, const void *C,
+                               const void *D);
 
 #endif /* TG_VALIDATE_H */

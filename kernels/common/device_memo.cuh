@@ -43,9 +43,11 @@ static inline void tg_device_memo_set(tg_device_memo *memo, int slot, int value)
 
 /* Lets `kernel` take `bytes` of dynamic shared memory on the device `slot` names (the current
  * one), raising its limit the first time on that device. */
-static inline cudaError_t tg_raise_smem_limit(tg_device_memo *raised, int slot, const void *kernel, int bytes) {
+static inline cudaError_t tg_raise_smem_limit(tg_device_memo *raised, int slot, const void *kernel,
+                                              int bytes) {
   if (tg_device_memo_get(raised, slot)) return cudaSuccess;
-  const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+  const cudaError_t e =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
   if (e == cudaSuccess) tg_device_memo_set(raised, slot, 1);
   return e;
 }

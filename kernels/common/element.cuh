@@ -51,7 +51,9 @@ __device__ __forceinline__ void thread_store_from_f64(void *base, int64_t off, t
     case TG_F32: ((float *)base)[off] = __double2float_rn(v); break;
     case TG_F16: ((__half *)base)[off] = __double2half(v); break;
     case TG_BF16: ((__nv_bfloat16 *)base)[off] = __double2bfloat16(v); break;
-    case TG_S32: ((int32_t *)base)[off] = (int32_t)thread_round_saturate(v, -2147483648.0, 2147483647.0); break;
+    case TG_S32:
+      ((int32_t *)base)[off] = (int32_t)thread_round_saturate(v, -2147483648.0, 2147483647.0);
+      break;
     case TG_S8: ((int8_t *)base)[off] = (int8_t)thread_round_saturate(v, -128.0, 127.0); break;
     default: break; /* fp8 outputs are refused by validation */
   }

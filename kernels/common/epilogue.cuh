@@ -211,7 +211,8 @@ __device__ __forceinline__ void thread_load_bias_pairs(const tg_problem &p, int6
           b[j][0] = v.x;
           b[j][1] = v.y;
         } else {
-          thread_unpack2_16bit<DT>(*(const uint32_t *)((const uint16_t *)p.bias + col + 8 * j), b[j]);
+          thread_unpack2_16bit<DT>(*(const uint32_t *)((const uint16_t *)p.bias + col + 8 * j),
+                                   b[j]);
         }
       }
       return;
@@ -231,8 +232,9 @@ __device__ __forceinline__ void thread_load_bias_pairs(const tg_problem &p, int6
  * thread_load_bias_pairs: bias and activation, or nothing when PLAIN. Compile-time choices, so
  * a kernel can unroll it over a whole accumulator tile without branches. */
 template <bool PLAIN>
-__device__ __forceinline__ void thread_epilogue_pair_finish(const tg_problem &p, const float (&b)[2],
-                                                            float &v0, float &v1) {
+__device__ __forceinline__ void thread_epilogue_pair_finish(const tg_problem &p,
+                                                            const float (&b)[2], float &v0,
+                                                            float &v1) {
   if constexpr (!PLAIN) {
     if (p.has_bias) {
       v0 += b[0];
@@ -253,7 +255,8 @@ template <int DT>
 __device__ __forceinline__ uint32_t thread_pack2_16bit_relu(float v0, float v1) {
   static_assert(DT == TG_F16 || DT == TG_BF16, "16-bit types only");
   uint32_t w;
-  if constexpr (DT == TG_BF16) asm("cvt.rn.relu.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(v1), "f"(v0));
+  if constexpr (DT == TG_BF16)
+    asm("cvt.rn.relu.bf16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(v1), "f"(v0));
   else asm("cvt.rn.relu.f16x2.f32 %0, %1, %2;" : "=r"(w) : "f"(v1), "f"(v0));
   return w;
 }

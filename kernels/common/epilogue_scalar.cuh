@@ -20,7 +20,8 @@
 #include "problem.h"
 
 /* Element `off` of a float-type array, as fp32 (exact). Other types never reach here. */
-__device__ __forceinline__ float thread_load_float_as_f32(const void *base, int64_t off, tg_dtype t) {
+__device__ __forceinline__ float thread_load_float_as_f32(const void *base, int64_t off,
+                                                          tg_dtype t) {
   switch (t) {
     case TG_F16: return __half2float(static_cast<const __half *>(base)[off]);
     case TG_BF16: return __bfloat162float(static_cast<const __nv_bfloat16 *>(base)[off]);
@@ -43,14 +44,15 @@ __device__ __forceinline__ float thread_epilogue_value(const tg_problem &p, int6
                                                        int64_t row, int64_t col, float acc) {
   float v = p.alpha_f * acc;
   if (p.read_c)
-    v += p.beta_f * thread_load_float_as_f32(p.c, bat * p.batch_stride_c + row * p.ldc + col, p.c_type);
+    v += p.beta_f *
+         thread_load_float_as_f32(p.c, bat * p.batch_stride_c + row * p.ldc + col, p.c_type);
   if (p.has_bias) v += thread_load_float_as_f32(p.bias, p.bias_along_m ? row : col, p.bias_type);
   return thread_activate_f32(v, p.act);
 }
 
 /* The whole epilogue of D(row, col) of batch `bat`; the caller checks row < m and col < n. */
-__device__ __forceinline__ void thread_epilogue_store(const tg_problem &p, int64_t bat,
-                                                      int64_t row, int64_t col, float acc) {
+__device__ __forceinline__ void thread_epilogue_store(const tg_problem &p, int64_t bat, int64_t row,
+                                                      int64_t col, float acc) {
   thread_store_f32_as(p.d, bat * p.batch_stride_d + row * p.ldd + col, p.d_type,
                       thread_epilogue_value(p, bat, row, col, acc));
 }

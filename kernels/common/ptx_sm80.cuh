@@ -65,7 +65,8 @@ __device__ __forceinline__ void thread_put_bytes(uint64_t &lo, uint64_t &hi, int
  * chunk, or none, moves by cp.async (src-size 0 reads nothing); a part goes through registers
  * with loads of 8, 4, 2 and 1 bytes, because a cp.async of 16 with a smaller src-size is a
  * 16-byte read of the source for compute-sanitizer and may cross the end of an operand. */
-__device__ __forceinline__ void thread_copy_chunk_prefix(uint32_t smem_addr, const void *gmem, int bytes) {
+__device__ __forceinline__ void thread_copy_chunk_prefix(uint32_t smem_addr, const void *gmem,
+                                                         int bytes) {
   if (bytes == 0 || bytes == 16) {
     thread_cp_async_16(smem_addr, gmem, bytes);
     return;
@@ -86,7 +87,8 @@ __device__ __forceinline__ void thread_copy_chunk_prefix(uint32_t smem_addr, con
     at += 2;
   }
   if (bytes & 1) thread_put_bytes(lo, hi, at, src[at]);
-  thread_store_shared_16(smem_addr, make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi, (uint32_t)(hi >> 32)));
+  thread_store_shared_16(smem_addr, make_uint4((uint32_t)lo, (uint32_t)(lo >> 32), (uint32_t)hi,
+                                               (uint32_t)(hi >> 32)));
 }
 
 /* Closes the group of cp.async issued by this thread since the previous commit. */
@@ -157,7 +159,8 @@ __device__ __forceinline__ uint32_t thread_cvt_rn_tf32(uint32_t bits) {
 #else
   const float x = __uint_as_float(bits);
   if (x != x) return TG_F32_CANONICAL_NAN;
-  return (bits + TG_TF32_HALF_ULP_MINUS_1 + ((bits >> TG_TF32_LSB_SHIFT) & 1u)) & ~TG_TF32_DROPPED_BITS;
+  return (bits + TG_TF32_HALF_ULP_MINUS_1 + ((bits >> TG_TF32_LSB_SHIFT) & 1u)) &
+         ~TG_TF32_DROPPED_BITS;
 #endif
 }
 

@@ -109,7 +109,8 @@ __device__ __forceinline__ void thread_tma_load_3d_multicast(uint32_t smem, cons
                                                              uint32_t bar, int c0, int c1, int c2,
                                                              uint16_t cta_mask) {
   asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::"
+      "cluster"
       " [%0], [%1, {%3, %4, %5}], [%2], %6;\n" ::"r"(smem),
       "l"(tensor_map), "r"(bar), "r"(c0), "r"(c1), "r"(c2), "h"(cta_mask)
       : "memory");
@@ -121,10 +122,11 @@ __device__ __forceinline__ void thread_tma_load_3d_multicast(uint32_t smem, cons
  * (thread_fence_proxy_async_shared). */
 __device__ __forceinline__ void thread_tma_store_3d(const void *tensor_map, uint32_t smem, int c0,
                                                     int c1, int c2) {
-  asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
-                   tensor_map),
-               "r"(smem), "r"(c0), "r"(c1), "r"(c2)
-               : "memory");
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%2, %3, %4}], [%1];\n" ::"l"(
+          tensor_map),
+      "r"(smem), "r"(c0), "r"(c1), "r"(c2)
+      : "memory");
 }
 
 /* Closes this thread's current bulk group (the TMA stores issued since the last commit). */

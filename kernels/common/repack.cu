@@ -19,7 +19,7 @@ constexpr int kRowsPerPass = 8; /* threads per tile column: a 32×8 block makes 
 constexpr unsigned kMaxGridYZ = 65535;
 
 template <typename T>
-__global__ void __launch_bounds__(kTile * kRowsPerPass)
+__global__ void __launch_bounds__(kTile *kRowsPerPass)
     repack_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch) {
   __shared__ T tile[kTile][kTile + 1]; /* +1: column reads hit 32 different banks */
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -44,7 +44,8 @@ __global__ void __launch_bounds__(kTile * kRowsPerPass)
         const int64_t at = dst.order == TG_ROW_MAJOR ? r * dst.ld + c : c * dst.ld + r;
         if (r < rows && c < cols) {
           d[at] = tile[r - r0][c - c0];
-        } else if (dst.order == TG_ROW_MAJOR ? (r < rows && c < dst.ld) : (c < cols && r < dst.ld)) {
+        } else if (dst.order == TG_ROW_MAJOR ? (r < rows && c < dst.ld)
+                                             : (c < cols && r < dst.ld)) {
           /* Padding up to the 16-byte-aligned ld: zeros, so every chunk a kernel may fetch
            * whole is initialized. The last tile always reaches it (ld - extent < 16 bytes). */
           d[at] = T(0);
@@ -62,7 +63,8 @@ constexpr int64_t kCopyMaxBlocks = 65535;
  * `inner` is written as zeros. */
 template <typename T>
 __global__ void __launch_bounds__(kCopyThreads)
-    repack_copy_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t inner, int64_t outer, int64_t batch) {
+    repack_copy_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t inner, int64_t outer,
+                       int64_t batch) {
   constexpr int kPerChunk = 16 / sizeof(T);
   const int64_t chunks = (inner + kPerChunk - 1) / kPerChunk;
   const int64_t total = batch * outer * chunks;
@@ -84,11 +86,13 @@ template <typename T>
 void launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch,
             cudaStream_t stream) {
   if (src.order == dst.order) {
-    const int64_t inner = src.order == TG_ROW_MAJOR ? cols : rows, outer = src.order == TG_ROW_MAJOR ? rows : cols;
+    const int64_t inner = src.order == TG_ROW_MAJOR ? cols : rows,
+                  outer = src.order == TG_ROW_MAJOR ? rows : cols;
     const int64_t chunks = batch * outer * ((inner + 16 / sizeof(T) - 1) / (16 / sizeof(T)));
     int64_t blocks = (chunks + kCopyThreads - 1) / kCopyThreads;
     if (blocks > kCopyMaxBlocks) blocks = kCopyMaxBlocks;
-    repack_copy_kernel<T><<<(unsigned)blocks, kCopyThreads, 0, stream>>>(src, dst, inner, outer, batch);
+    repack_copy_kernel<T>
+        <<<(unsigned)blocks, kCopyThreads, 0, stream>>>(src, dst, inner, outer, batch);
     return;
   }
   const int64_t row_tiles = (rows + kTile - 1) / kTile;

@@ -45,7 +45,8 @@ __global__ void __launch_bounds__(C::kThreads) ladder_09_wmma_kernel(const tg_pr
 template <class T>
 struct Launch {
   static tg_status run(const tg_problem *p, cudaStream_t stream) {
-    ladder_09_wmma_kernel<T, Cfg><<<ladder_grid(p, Cfg::kTileM, Cfg::kTileN), Cfg::kThreads, 0, stream>>>(*p);
+    ladder_09_wmma_kernel<T, Cfg>
+        <<<ladder_grid(p, Cfg::kTileM, Cfg::kTileN), Cfg::kThreads, 0, stream>>>(*p);
     return TG_OK;
   }
 };

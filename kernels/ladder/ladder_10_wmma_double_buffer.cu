@@ -20,7 +20,8 @@ namespace {
 using Cfg = WmmaConfig<128, 128, 32, 2, 4, 2>;
 
 template <class T, class C>
-__global__ void __launch_bounds__(C::kThreads) ladder_10_wmma_double_buffer_kernel(const tg_problem p) {
+__global__ void __launch_bounds__(C::kThreads)
+    ladder_10_wmma_double_buffer_kernel(const tg_problem p) {
   __shared__ __align__(128) WmmaShared<T, C> sh;
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
   WmmaAccumulator<C> acc[C::kFragsM][C::kFragsN];
@@ -55,6 +56,7 @@ struct Launch {
 
 }  // namespace
 
-extern "C" tg_status tg_ladder_10_wmma_double_buffer_launch(const tg_problem *p, cudaStream_t stream) {
+extern "C" tg_status tg_ladder_10_wmma_double_buffer_launch(const tg_problem *p,
+                                                            cudaStream_t stream) {
   return ladder_launch_by_type<Launch>(p, stream);
 }

@@ -45,7 +45,8 @@ __device__ __forceinline__ void thread_store_accumulators(const tg_problem &p, c
 #pragma unroll
         for (int e = 0; e < kPair; ++e) {
           const int64_t gcol = (int64_t)t.n0 + warp_col0<C>() + j * kMmaN + kPair * tq + e;
-          if (gcol < p.n) thread_epilogue_store(p, t.bat, grow, gcol, w.acc[i][j][kPair * half + e]);
+          if (gcol < p.n)
+            thread_epilogue_store(p, t.bat, grow, gcol, w.acc[i][j][kPair * half + e]);
         }
     }
 }

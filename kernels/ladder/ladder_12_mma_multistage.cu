@@ -28,28 +28,32 @@ constexpr int kStages = 4;
 using Cfg = MmaConfig<128, 128, 32, 2, 2, kStages>;
 static_assert(kStages >= 3, "a multistage pipeline keeps at least two tiles in flight");
 
-constexpr int kOutVec = 4;                         /* columns per lane in the epilogue */
-constexpr int kEpiPad = 8;                         /* floats after each staged row */
-constexpr int kEpiPitch = Cfg::kTileN + kEpiPad;   /* conflict-free float2 writes, 16-byte rows */
+constexpr int kOutVec = 4;                       /* columns per lane in the epilogue */
+constexpr int kEpiPad = 8;                       /* floats after each staged row */
+constexpr int kEpiPitch = Cfg::kTileN + kEpiPad; /* conflict-free float2 writes, 16-byte rows */
 constexpr int kEpiBytes = Cfg::kTileM * kEpiPitch * (int)sizeof(float);
-constexpr int kSmemBytes = Cfg::kStages * Cfg::kStageBytes > kEpiBytes ? Cfg::kStages * Cfg::kStageBytes : kEpiBytes;
+constexpr int kSmemBytes =
+    Cfg::kStages * Cfg::kStageBytes > kEpiBytes ? Cfg::kStages *Cfg::kStageBytes : kEpiBytes;
 static_assert(Cfg::kTileN % (kWarpSize * kOutVec) == 0 || (kWarpSize * kOutVec) % Cfg::kTileN == 0,
               "the epilogue's warps must cover whole rows");
 static_assert(Cfg::kTileM * Cfg::kTileN % (Cfg::kThreads * kOutVec) == 0,
               "the epilogue must split evenly over the threads");
 
 /* Four fp32 values rounded to D's type and stored at once: 16 bytes of f32 or 8 of f16/bf16. */
-__device__ __forceinline__ void thread_store_vec4_as(void *d, int64_t off, tg_dtype t, const float (&v)[kOutVec]) {
+__device__ __forceinline__ void thread_store_vec4_as(void *d, int64_t off, tg_dtype t,
+                                                     const float (&v)[kOutVec]) {
   if (t == TG_F32) {
-    *reinterpret_cast<float4 *>(static_cast<float *>(d) + off) = make_float4(v[0], v[1], v[2], v[3]);
+    *reinterpret_cast<float4 *>(static_cast<float *>(d) + off) =
+        make_float4(v[0], v[1], v[2], v[3]);
   } else if (t == TG_F16) {
     const __half2 lo = __floats2half2_rn(v[0], v[1]), hi = __floats2half2_rn(v[2], v[3]);
-    *reinterpret_cast<uint2 *>(static_cast<__half *>(d) + off) =
-        make_uint2(*reinterpret_cast<const uint32_t *>(&lo), *reinterpret_cast<const uint32_t *>(&hi));
+    *reinterpret_cast<uint2 *>(static_cast<__half *>(d) + off) = make_uint2(
+        *reinterpret_cast<const uint32_t *>(&lo), *reinterpret_cast<const uint32_t *>(&hi));
   } else {
-    const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]), hi = __floats2bfloat162_rn(v[2], v[3]);
-    *reinterpret_cast<uint2 *>(static_cast<__nv_bfloat16 *>(d) + off) =
-        make_uint2(*reinterpret_cast<const uint32_t *>(&lo), *reinterpret_cast<const uint32_t *>(&hi));
+    const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]),
+                         hi = __floats2bfloat162_rn(v[2], v[3]);
+    *reinterpret_cast<uint2 *>(static_cast<__nv_bfloat16 *>(d) + off) = make_uint2(
+        *reinterpret_cast<const uint32_t *>(&lo), *reinterpret_cast<const uint32_t *>(&hi));
   }
 }
 
@@ -73,7 +77,8 @@ __device__ __forceinline__ void warp_stage_accumulators(const WarpAccumulators<C
 
 /* The staged tile → D, row by row, kOutVec columns per lane. */
 template <class C>
-__device__ __forceinline__ void block_store_tile(const tg_problem &p, const BlockTile &t, const float *tile) {
+__device__ __forceinline__ void block_store_tile(const tg_problem &p, const BlockTile &t,
+                                                 const float *tile) {
   constexpr int kVecsPerRow = C::kTileN / kOutVec;
   const int elem = p.d_type == TG_F32 ? (int)sizeof(float) : kElemBytes;
   const bool vector_ok = p.align_d >= kOutVec * elem; /* every row start, hence every 4th column */
@@ -87,7 +92,8 @@ __device__ __forceinline__ void block_store_tile(const tg_problem &p, const Bloc
     if (vector_ok && gcol + kOutVec <= p.n) {
       float out[kOutVec];
 #pragma unroll
-      for (int e = 0; e < kOutVec; ++e) out[e] = thread_epilogue_value(p, t.bat, grow, gcol + e, a[e]);
+      for (int e = 0; e < kOutVec; ++e)
+        out[e] = thread_epilogue_value(p, t.bat, grow, gcol + e, a[e]);
       thread_store_vec4_as(p.d, t.bat * p.batch_stride_d + grow * p.ldd + gcol, p.d_type, out);
     } else {
 #pragma unroll
@@ -119,7 +125,8 @@ __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(c
   for (int kt = 0; kt < k_tiles; ++kt) {
     thread_cp_async_wait<C::kStages - 2>(); /* tile kt has landed (this thread's part) … */
     __syncthreads(); /* … everyone's; and every warp is done with tile kt-1's stage */
-    if (kt + C::kStages - 1 < k_tiles) thread_copy_tile_async<C, kAligned>(p, ld, stages + write * C::kStageBytes);
+    if (kt + C::kStages - 1 < k_tiles)
+      thread_copy_tile_async<C, kAligned>(p, ld, stages + write * C::kStageBytes);
     thread_advance_loader<C>(ld);
     thread_cp_async_commit();
     warp_multiply_tile<T, C>(stages + read * C::kStageBytes, w);

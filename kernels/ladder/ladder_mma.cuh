@@ -21,10 +21,10 @@
 #include "ptx_sm80.cuh"
 
 constexpr int kWarpSize = 32;
-constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16;  /* mma.sync.m16n8k16 */
-constexpr int kLdsmRows = 8;                      /* an ldmatrix 8×8 matrix: 8 rows of 16 bytes */
-constexpr int kQuadLanes = 4;   /* fragments: lane 4g+t holds row g, element pair t of a row */
-constexpr int kPair = 2;        /* two 16-bit elements (or two fp32 accumulators) per pair */
+constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16; /* mma.sync.m16n8k16 */
+constexpr int kLdsmRows = 8;                     /* an ldmatrix 8×8 matrix: 8 rows of 16 bytes */
+constexpr int kQuadLanes = 4; /* fragments: lane 4g+t holds row g, element pair t of a row */
+constexpr int kPair = 2;      /* two 16-bit elements (or two fp32 accumulators) per pair */
 constexpr int kChunksPerK16 = kMmaK / kChunkElems; /* a k16 step is two 16-byte chunks wide */
 
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kStages_>
@@ -37,8 +37,9 @@ struct MmaConfig {
   static constexpr int kTilesN = kWarpTileN / kMmaN;
   static constexpr int kStepsK = kTileK / kMmaK;
   static constexpr int kChunksPerRow = kTileK / kChunkElems;
-  static constexpr int kRowsPerPass = kThreads / kChunksPerRow; /* rows one pass of the CTA copies */
-  static constexpr int kChunksA = kTileM / kRowsPerPass;       /* chunks per thread per k-tile */
+  static constexpr int kRowsPerPass =
+      kThreads / kChunksPerRow;                          /* rows one pass of the CTA copies */
+  static constexpr int kChunksA = kTileM / kRowsPerPass; /* chunks per thread per k-tile */
   static constexpr int kChunksB = kTileN / kRowsPerPass;
   static constexpr int kStageBytesA = kTileM * kTileK * kElemBytes;
   static constexpr int kStageBytes = (kTileM + kTileN) * kTileK * kElemBytes;
@@ -66,15 +67,16 @@ __device__ __forceinline__ int smem_chunk_swizzled(int row, int chunk) {
  * tid % 4 of rows tid / 4 + i·kRowsPerPass of each tile; the first a_rows (b_rows) of them
  * lie inside the matrix. */
 struct MmaLoader {
-  const char *a, *b;   /* bytes: A(m0 + tid/4, k0 + chunk·8), B's N×K view at (n0 + tid/4, …);
+  const char *a, *b;  /* bytes: A(m0 + tid/4, k0 + chunk·8), B's N×K view at (n0 + tid/4, …);
                           only dereferenced while inside the matrix */
-  int a_rows, b_rows;  /* how many of the thread's rows are inside m (n) */
-  int k_left;          /* k - (k0 + chunk·8): elements left from the thread's chunk */
+  int a_rows, b_rows; /* how many of the thread's rows are inside m (n) */
+  int k_left;         /* k - (k0 + chunk·8): elements left from the thread's chunk */
 };
 
 template <class T, class C>
 __device__ __forceinline__ MmaLoader thread_loader(const tg_problem &p, const BlockTile &t) {
-  const int row = threadIdx.x / C::kChunksPerRow, kk = (threadIdx.x % C::kChunksPerRow) * kChunkElems;
+  const int row = threadIdx.x / C::kChunksPerRow,
+            kk = (threadIdx.x % C::kChunksPerRow) * kChunkElems;
   MmaLoader l;
   const int64_t a_row = t.m0 + row, b_row = t.n0 + row;
   l.a = reinterpret_cast<const char *>(a_row < p.m ? thread_a_row<T>(p, t.bat, a_row) + kk : p.a);
@@ -98,7 +100,8 @@ __device__ __forceinline__ void thread_advance_loader(MmaLoader &l) {
  * operand is 16-byte aligned, cp.async for a whole chunk (thread_copy_chunk_prefix takes a cut
  * one through registers); else gathered element by element and stored (the odd-ld path,
  * synchronous). */
-__device__ __forceinline__ void thread_copy_chunk(uint32_t smem_addr, const void *src, int bytes, bool vec) {
+__device__ __forceinline__ void thread_copy_chunk(uint32_t smem_addr, const void *src, int bytes,
+                                                  bool vec) {
   if (vec) thread_copy_chunk_prefix(smem_addr, src, bytes);
   else thread_store_shared_16(smem_addr, thread_load_chunk_or_zero(src, bytes, false));
 }
@@ -112,7 +115,8 @@ template <class C, bool kAligned = false>
 __device__ __forceinline__ void thread_copy_tile_async(const tg_problem &p, const MmaLoader &l,
                                                        uint32_t stage) {
   const int row = threadIdx.x / C::kChunksPerRow, chunk = threadIdx.x % C::kChunksPerRow;
-  const int k_bytes = l.k_left >= kChunkElems ? kChunkBytes : (l.k_left > 0 ? l.k_left * kElemBytes : 0);
+  const int k_bytes =
+      l.k_left >= kChunkElems ? kChunkBytes : (l.k_left > 0 ? l.k_left * kElemBytes : 0);
   const int64_t a_pass = (int64_t)C::kRowsPerPass * p.lda * kElemBytes;
   const int64_t b_pass = (int64_t)C::kRowsPerPass * p.ldb * kElemBytes;
   const bool a_vec = kAligned || thread_a_chunks(p), b_vec = kAligned || thread_b_chunks(p);
@@ -125,7 +129,8 @@ __device__ __forceinline__ void thread_copy_tile_async(const tg_problem &p, cons
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
     const int bytes = i < l.b_rows ? k_bytes : 0;
-    thread_copy_chunk(stage + C::kStageBytesA + smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes,
+    thread_copy_chunk(stage + C::kStageBytesA +
+                          smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes,
                       bytes ? l.b + i * b_pass : p.b, bytes, b_vec);
   }
 }

@@ -16,8 +16,8 @@
 #include "problem.h"
 #include "ptx_sm80.cuh"
 
-constexpr int kChunkBytes = 16;                     /* one cp.async / 128-bit access */
-constexpr int kElemBytes = 2;                       /* f16 and bf16 */
+constexpr int kChunkBytes = 16; /* one cp.async / 128-bit access */
+constexpr int kElemBytes = 2;   /* f16 and bf16 */
 constexpr int kChunkElems = kChunkBytes / kElemBytes;
 
 /* Element (row, 0) of A, and element (0, col) of B (= row col of its N×K view), of batch bat. */
@@ -41,8 +41,12 @@ __device__ __forceinline__ int thread_chunk_bytes(bool inside, int64_t k, int64_
  * multiples of 16 bytes (a run-time fact of the problem). Otherwise the rungs move them element
  * by element — slower, but an odd leading dimension still runs. Rung 12's launcher asks the
  * same question to pick its aligned instantiation. */
-__host__ __device__ __forceinline__ bool thread_a_chunks(const tg_problem &p) { return p.align_a >= kChunkBytes; }
-__host__ __device__ __forceinline__ bool thread_b_chunks(const tg_problem &p) { return p.align_b >= kChunkBytes; }
+__host__ __device__ __forceinline__ bool thread_a_chunks(const tg_problem &p) {
+  return p.align_a >= kChunkBytes;
+}
+__host__ __device__ __forceinline__ bool thread_b_chunks(const tg_problem &p) {
+  return p.align_b >= kChunkBytes;
+}
 
 /* The 16-byte chunk at src of which only the first `bytes` exist, zero-filled: one 128-bit
  * load when whole and `vec` (src then 16-byte aligned), 16-bit loads otherwise. */
@@ -53,7 +57,8 @@ __device__ __forceinline__ uint4 thread_load_chunk_or_zero(const void *src, int 
   const uint16_t *h = static_cast<const uint16_t *>(src);
 #pragma unroll
   for (int e = 0; e < kChunkElems; ++e)
-    if (e * kElemBytes < bytes) w[e / kWordElems] |= (uint32_t)h[e] << (kElemBits * (e % kWordElems));
+    if (e * kElemBytes < bytes)
+      w[e / kWordElems] |= (uint32_t)h[e] << (kElemBits * (e % kWordElems));
   return make_uint4(w[0], w[1], w[2], w[3]);
 }
 

@@ -25,34 +25,21 @@ static tg_status fits_grid(const tg_problem *p, char *why, size_t n) {
   return tg_ladder_check_grid(p, LADDER_TILE_M, why, n);
 }
 
-#define LADDER_ROW(name_, summary_, rung_, launch_)                    \
-  {                                                                    \
-      .name = (name_),                                                 \
-      .family = "ladder",                                              \
-      .summary = (summary_),                                           \
-      .rung = (rung_),                                                 \
-      .sm_min = TG_SM_ANY_MIN,                                         \
-      .sm_max = TG_SM_ANY_MAX,                                         \
-      .auto_pick = 0,                                                  \
-      .rank = 0,                                                       \
-      .inputs = TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16),              \
-      .outputs = TG_FLOAT_OUTPUTS,                                     \
-      .a_orders = TG_MASK(TG_ROW_MAJOR),                               \
-      .b_orders = TG_MASK(TG_COL_MAJOR),                               \
-      .align_ab = LADDER_ALIGN_AB,                                     \
-      .align_cd = 1,                                                   \
-      .tile_m = LADDER_TILE_M,                                         \
-      .tile_n = LADDER_TILE_N,                                         \
-      .tile_k = LADDER_TILE_K,                                         \
-      .launch = (launch_),                                             \
-      .extra_check = fits_grid,                                        \
+#define LADDER_ROW(name_, summary_, rung_, launch_)                                               \
+  {                                                                                               \
+    .name = (name_), .family = "ladder", .summary = (summary_), .rung = (rung_),                  \
+    .sm_min = TG_SM_ANY_MIN, .sm_max = TG_SM_ANY_MAX, .auto_pick = 0, .rank = 0,                  \
+    .inputs = TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16), .outputs = TG_FLOAT_OUTPUTS,              \
+    .a_orders = TG_MASK(TG_ROW_MAJOR), .b_orders = TG_MASK(TG_COL_MAJOR),                         \
+    .align_ab = LADDER_ALIGN_AB, .align_cd = 1, .tile_m = LADDER_TILE_M, .tile_n = LADDER_TILE_N, \
+    .tile_k = LADDER_TILE_K, .launch = (launch_), .extra_check = fits_grid,                       \
   }
 
 const tg_kernel tg_rows_ladder[] = {
-    LADDER_ROW("ladder_09_wmma", "ladder 9: f16/bf16 tensor cores via WMMA, 8 warps, one stage",
-               9, tg_ladder_09_wmma_launch),
-    LADDER_ROW("ladder_10_wmma_double_buffer", "ladder 10: WMMA with double-buffered smem",
-               10, tg_ladder_10_wmma_double_buffer_launch),
+    LADDER_ROW("ladder_09_wmma", "ladder 9: f16/bf16 tensor cores via WMMA, 8 warps, one stage", 9,
+               tg_ladder_09_wmma_launch),
+    LADDER_ROW("ladder_10_wmma_double_buffer", "ladder 10: WMMA with double-buffered smem", 10,
+               tg_ladder_10_wmma_double_buffer_launch),
     LADDER_ROW("ladder_11_mma_swizzle",
                "ladder 11: mma.sync m16n8k16, cp.async, swizzled smem, ldmatrix (seed 000)", 11,
                tg_ladder_11_mma_swizzle_launch),

@@ -20,7 +20,7 @@
 #include "ladder_operands.cuh"
 
 constexpr int kWarpSize = 32;
-constexpr int kWmmaSide = 16;  /* the m16n16k16 fragment */
+constexpr int kWmmaSide = 16; /* the m16n16k16 fragment */
 /* Elements of padding after each 32-element row of a staged tile: rows 80 bytes apart fall
  * on different banks for the 16-byte accesses of the stores and of the fragment loads. */
 constexpr int kWmmaSkew = 8;
@@ -34,7 +34,7 @@ struct WmmaConfig {
   static constexpr int kWarps = kWarpsM * kWarpsN, kThreads = kWarps * kWarpSize;
   static constexpr int kFragsM = kTileM / kWarpsM / kWmmaSide; /* fragments per warp along m */
   static constexpr int kFragsN = kTileN / kWarpsN / kWmmaSide;
-  static constexpr int kPitch = kTileK + kWmmaSkew;             /* staged row pitch, elements */
+  static constexpr int kPitch = kTileK + kWmmaSkew; /* staged row pitch, elements */
   static constexpr int kChunksPerRow = kTileK / kChunkElems;
   static constexpr int kChunksA = kTileM * kChunksPerRow / kThreads; /* per thread */
   static constexpr int kChunksB = kTileN * kChunksPerRow / kThreads;
@@ -97,32 +97,36 @@ __device__ __forceinline__ void thread_stash_tile(const WmmaStaged<C> &s, WmmaSt
 #pragma unroll
   for (int i = 0; i < C::kChunksA; ++i) {
     const int c = threadIdx.x + i * C::kThreads;
-    *reinterpret_cast<uint4 *>(&st.a[c / C::kChunksPerRow][(c % C::kChunksPerRow) * kChunkElems]) = s.a[i];
+    *reinterpret_cast<uint4 *>(&st.a[c / C::kChunksPerRow][(c % C::kChunksPerRow) * kChunkElems]) =
+        s.a[i];
   }
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
     const int c = threadIdx.x + i * C::kThreads;
-    *reinterpret_cast<uint4 *>(&st.b[c / C::kChunksPerRow][(c % C::kChunksPerRow) * kChunkElems]) = s.b[i];
+    *reinterpret_cast<uint4 *>(&st.b[c / C::kChunksPerRow][(c % C::kChunksPerRow) * kChunkElems]) =
+        s.b[i];
   }
 }
 
 template <class C>
-using WmmaAccumulator = nvcuda::wmma::fragment<nvcuda::wmma::accumulator, kWmmaSide, kWmmaSide,
-                                               kWmmaSide, float>;
+using WmmaAccumulator =
+    nvcuda::wmma::fragment<nvcuda::wmma::accumulator, kWmmaSide, kWmmaSide, kWmmaSide, float>;
 
 /* The warp's part of one k-tile: for each k16 step, its fragments of A (row-major) and of B
  * (column-major: the N×K tile read as K×N), multiplied into its accumulators. */
 template <class T, class C>
-__device__ __forceinline__ void warp_multiply_tile(const WmmaStage<T, C> &st,
-                                                   WmmaAccumulator<C> (&acc)[C::kFragsM][C::kFragsN]) {
+__device__ __forceinline__ void warp_multiply_tile(
+    const WmmaStage<T, C> &st, WmmaAccumulator<C> (&acc)[C::kFragsM][C::kFragsN]) {
   using namespace nvcuda;
   const int warp = threadIdx.x / kWarpSize;
   const int row0 = (warp % C::kWarpsM) * C::kFragsM * kWmmaSide;
   const int col0 = (warp / C::kWarpsM) * C::kFragsN * kWmmaSide;
 #pragma unroll
   for (int kk = 0; kk < C::kTileK; kk += kWmmaSide) {
-    wmma::fragment<wmma::matrix_a, kWmmaSide, kWmmaSide, kWmmaSide, T, wmma::row_major> fa[C::kFragsM];
-    wmma::fragment<wmma::matrix_b, kWmmaSide, kWmmaSide, kWmmaSide, T, wmma::col_major> fb[C::kFragsN];
+    wmma::fragment<wmma::matrix_a, kWmmaSide, kWmmaSide, kWmmaSide, T, wmma::row_major>
+        fa[C::kFragsM];
+    wmma::fragment<wmma::matrix_b, kWmmaSide, kWmmaSide, kWmmaSide, T, wmma::col_major>
+        fb[C::kFragsN];
 #pragma unroll
     for (int i = 0; i < C::kFragsM; ++i)
       wmma::load_matrix_sync(fa[i], &st.a[row0 + i * kWmmaSide][kk], C::kPitch);

@@ -23,8 +23,8 @@ __device__ __forceinline__ int64_t thread_d_offset(const tg_compare_spec &s, int
 }
 
 /* error / bound of one element: INFINITY for NaN or a miss with a zero bound. */
-__device__ __forceinline__ double thread_error_ratio(const tg_compare_spec &s, double d,
-                                                     double ref, double mag) {
+__device__ __forceinline__ double thread_error_ratio(const tg_compare_spec &s, double d, double ref,
+                                                     double mag) {
   if (d != d || ref != ref) return INFINITY;
   ref = ref < s.lo ? s.lo : (ref > s.hi ? s.hi : ref);
   const double err = fabs(d - ref);
@@ -33,8 +33,8 @@ __device__ __forceinline__ double thread_error_ratio(const tg_compare_spec &s, d
   return bound > 0.0 ? err / bound : INFINITY;
 }
 
-__global__ void __launch_bounds__(kThreads) compare_kernel(const tg_compare_spec s,
-                                                           tg_compare_counts *counts) {
+__global__ void __launch_bounds__(kThreads)
+    compare_kernel(const tg_compare_spec s, tg_compare_counts *counts) {
   __shared__ double worst_of_warp[kThreads / 32];
   __shared__ unsigned long long fails_of_block;
   if (threadIdx.x == 0) fails_of_block = 0;

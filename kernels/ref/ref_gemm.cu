@@ -17,10 +17,10 @@
 
 namespace {
 
-constexpr int kTile = 64;                       /* outputs per CTA side */
-constexpr int kThreadsPerSide = 16;             /* CTA is 16×16 threads */
-constexpr int kPerThread = kTile / kThreadsPerSide;  /* 4×4 outputs per thread */
-constexpr int kTileK = 16;                      /* k depth staged per step */
+constexpr int kTile = 64;                           /* outputs per CTA side */
+constexpr int kThreadsPerSide = 16;                 /* CTA is 16×16 threads */
+constexpr int kPerThread = kTile / kThreadsPerSide; /* 4×4 outputs per thread */
+constexpr int kTileK = 16;                          /* k depth staged per step */
 constexpr int kThreads = kThreadsPerSide * kThreadsPerSide;
 constexpr int kLoadsPerThread = kTile * kTileK / kThreads;
 static_assert(kTile % kThreadsPerSide == 0, "tile must split evenly over the threads of a side");
@@ -42,8 +42,8 @@ __device__ __forceinline__ int64_t offset_of(int64_t row, int64_t col, tg_order 
 /* Stages A[m0:m0+64, k0:k0+16] into as[kk][row] and B[k0:k0+16, n0:n0+64] into bs[kk][col],
  * zero outside the matrix. Consecutive threads walk the operand's contiguous dimension. */
 __device__ void block_stage_tiles(const tg_problem &p, const void *a, const void *b, int64_t m0,
-                                  int64_t n0, int64_t k0, double (*as)[kTile],
-                                  double (*bs)[kTile], int64_t a_base, int64_t b_base) {
+                                  int64_t n0, int64_t k0, double (*as)[kTile], double (*bs)[kTile],
+                                  int64_t a_base, int64_t b_base) {
   const int tid = threadIdx.y * kThreadsPerSide + threadIdx.x;
   for (int r = 0; r < kLoadsPerThread; ++r) {
     const int e = tid + r * kThreads;
@@ -51,13 +51,17 @@ __device__ void block_stage_tiles(const tg_problem &p, const void *a, const void
     int row = p.a_order == TG_ROW_MAJOR ? e / kTileK : e % kTile;
     int kk = p.a_order == TG_ROW_MAJOR ? e % kTileK : e / kTile;
     int64_t gm = m0 + row, gk = k0 + kk;
-    as[kk][row] = (gm < p.m && gk < p.k) ? thread_load_f64(a, a_base + offset_of(gm, gk, p.a_order, p.lda), p.a_type) : 0.0;
+    as[kk][row] = (gm < p.m && gk < p.k)
+                      ? thread_load_f64(a, a_base + offset_of(gm, gk, p.a_order, p.lda), p.a_type)
+                      : 0.0;
     /* B: n-contiguous when row-major. */
     int col = p.b_order == TG_ROW_MAJOR ? e % kTile : e / kTileK;
     kk = p.b_order == TG_ROW_MAJOR ? e / kTile : e % kTileK;
     int64_t gn = n0 + col;
     gk = k0 + kk;
-    bs[kk][col] = (gn < p.n && gk < p.k) ? thread_load_f64(b, b_base + offset_of(gk, gn, p.b_order, p.ldb), p.b_type) : 0.0;
+    bs[kk][col] = (gn < p.n && gk < p.k)
+                      ? thread_load_f64(b, b_base + offset_of(gk, gn, p.b_order, p.ldb), p.b_type)
+                      : 0.0;
   }
 }
 
@@ -108,7 +112,8 @@ __global__ void __launch_bounds__(kThreads) ref_gemm_kernel(const tg_problem p, 
           double v = p.alpha * acc[i][j];
           double scale = abs_alpha * mag[i][j];
           if (p.read_c) {
-            const double c = thread_load_f64(p.c, bat * p.batch_stride_c + gm * p.ldc + gn, p.c_type);
+            const double c =
+                thread_load_f64(p.c, bat * p.batch_stride_c + gm * p.ldc + gn, p.c_type);
             v += p.beta * c;
             scale += abs_beta * fabs(c);
           }

@@ -17,9 +17,9 @@
 
 namespace {
 
-constexpr int kSide = 32;  /* the CTA is kSide × kSide threads over a kSide × kSide tile of D */
+constexpr int kSide = 32; /* the CTA is kSide × kSide threads over a kSide × kSide tile of D */
 
-__global__ void __launch_bounds__(kSide * kSide) simt_01_naive_kernel(const tg_problem p) {
+__global__ void __launch_bounds__(kSide *kSide) simt_01_naive_kernel(const tg_problem p) {
   const BlockTile t = block_tile<kSide, kSide>();
   const int64_t row = t.m0 + threadIdx.x; /* lanes walk rows: the uncoalesced choice */
   const int64_t col = t.n0 + threadIdx.y;

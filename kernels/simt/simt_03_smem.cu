@@ -18,9 +18,9 @@
 
 namespace {
 
-constexpr int kSide = 32;  /* CTA: kSide × kSide threads, tile of D kSide × kSide, k step kSide */
+constexpr int kSide = 32; /* CTA: kSide × kSide threads, tile of D kSide × kSide, k step kSide */
 
-__global__ void __launch_bounds__(kSide * kSide) simt_03_smem_kernel(const tg_problem p) {
+__global__ void __launch_bounds__(kSide *kSide) simt_03_smem_kernel(const tg_problem p) {
   __shared__ float as[kSide][kSide]; /* as[row][kk] */
   __shared__ float bs[kSide][kSide]; /* bs[kk][col] */
   const int tx = threadIdx.x, ty = threadIdx.y;

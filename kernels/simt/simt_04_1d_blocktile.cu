@@ -36,9 +36,9 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM>::kThreads)
   __shared__ float as[TM][TK]; /* as[row][kk] */
   __shared__ float bs[TK][TN]; /* bs[kk][col] */
   const int tid = threadIdx.x;
-  const int col = tid % TN;            /* the thread's column in the tile */
-  const int row0 = (tid / TN) * THM;   /* first of its THM rows; uniform across a warp */
-  const int a_row = tid / TK, a_k = tid % TK;  /* what it stages */
+  const int col = tid % TN;                   /* the thread's column in the tile */
+  const int row0 = (tid / TN) * THM;          /* first of its THM rows; uniform across a warp */
+  const int a_row = tid / TK, a_k = tid % TK; /* what it stages */
   const int b_k = tid / TN, b_col = tid % TN;
   const BlockTile t = block_tile<TM, TN>();
   float acc[THM] = {};

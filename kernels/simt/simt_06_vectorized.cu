@@ -33,8 +33,9 @@ struct Config {
   static_assert(kThreadM % kFloatsPerVector == 0 && kThreadN % kFloatsPerVector == 0,
                 "a thread's operands are read from shared memory as whole float4s");
   static_assert(kTileK % kFloatsPerVector == 0, "A's tile rows are staged as whole float4s");
-  static_assert(kThreads % kTileM == 0 && (kThreads / kTileM) * kLoadsA == kVecK,
-                "A is staged as one float4 column per thread group: threads must cover rows exactly");
+  static_assert(
+      kThreads % kTileM == 0 && (kThreads / kTileM) * kLoadsA == kVecK,
+      "A is staged as one float4 column per thread group: threads must cover rows exactly");
   static_assert(kTileK * kVecN % kThreads == 0, "B's tile must split evenly over the threads");
 };
 
@@ -62,8 +63,9 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
 #pragma unroll
     for (int l = 0; l < C::kLoadsA; ++l) {
       const int kk = (a_vec0 + l) * kFloatsPerVector;
-      const float4 v = a_src ? thread_load_float4_or_zero(a_src + k0 + kk, p.k - (k0 + kk), thread_a_vectors(p))
-                             : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      const float4 v =
+          a_src ? thread_load_float4_or_zero(a_src + k0 + kk, p.k - (k0 + kk), thread_a_vectors(p))
+                : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       as_t[kk + 0][a_row] = v.x;
       as_t[kk + 1][a_row] = v.y;
       as_t[kk + 2][a_row] = v.z;
@@ -75,8 +77,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
       const int kk = e / C::kVecN, col = (e % C::kVecN) * kFloatsPerVector;
       float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (k0 + kk < p.k)
-        v = thread_load_float4_or_zero(thread_b_row(p, t.bat, k0 + kk) + t.n0 + col, p.n - (t.n0 + col),
-                                         thread_b_vectors(p));
+        v = thread_load_float4_or_zero(thread_b_row(p, t.bat, k0 + kk) + t.n0 + col,
+                                       p.n - (t.n0 + col), thread_b_vectors(p));
       *reinterpret_cast<float4 *>(&bs[kk][col]) = v;
     }
     __syncthreads();

@@ -23,7 +23,8 @@ using Cfg = WarpTileConfig<128, 128, 8, 2, 4, 8, 4, 4>;
 constexpr int kCtasPerSm = 2; /* at most 128 registers per thread */
 
 template <class C>
-__global__ void __launch_bounds__(C::kThreads, kCtasPerSm) simt_07_warptile_kernel(const tg_problem p) {
+__global__ void __launch_bounds__(C::kThreads, kCtasPerSm)
+    simt_07_warptile_kernel(const tg_problem p) {
   __shared__ __align__(16) SharedTile<C> sh;
   const ThreadPlace at = thread_place<C>();
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
@@ -44,6 +45,7 @@ __global__ void __launch_bounds__(C::kThreads, kCtasPerSm) simt_07_warptile_kern
 }  // namespace
 
 extern "C" tg_status tg_simt_07_warptile_launch(const tg_problem *p, cudaStream_t stream) {
-  simt_07_warptile_kernel<Cfg><<<ladder_grid(p, Cfg::kTileM, Cfg::kTileN), Cfg::kThreads, 0, stream>>>(*p);
+  simt_07_warptile_kernel<Cfg>
+      <<<ladder_grid(p, Cfg::kTileM, Cfg::kTileN), Cfg::kThreads, 0, stream>>>(*p);
   return TG_OK;
 }

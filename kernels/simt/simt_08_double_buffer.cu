@@ -22,7 +22,8 @@ constexpr int kBuffers = 2;
 constexpr int kCtasPerSm = 2; /* at most 128 registers per thread */
 
 template <class C>
-__global__ void __launch_bounds__(C::kThreads, kCtasPerSm) simt_08_double_buffer_kernel(const tg_problem p) {
+__global__ void __launch_bounds__(C::kThreads, kCtasPerSm)
+    simt_08_double_buffer_kernel(const tg_problem p) {
   __shared__ __align__(16) SharedTile<C> sh[kBuffers];
   const ThreadPlace at = thread_place<C>();
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();

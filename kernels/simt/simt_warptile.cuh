@@ -37,7 +37,8 @@ struct WarpTileConfig {
   static constexpr int kLoadsA = kTileM * kVecK / kThreads;
   static constexpr int kLoadsB = kTileK * kVecN / kThreads;
   static_assert(kWarpSize % kLanesM_ == 0, "the lane grid must use all 32 lanes");
-  static_assert(kTileM % kWarpsM == 0 && kTileN % kWarpsN == 0, "warp tiles must tile the CTA tile");
+  static_assert(kTileM % kWarpsM == 0 && kTileN % kWarpsN == 0,
+                "warp tiles must tile the CTA tile");
   static_assert(kIterM * kLanesM * kSubM == kWarpTileM && kIterN * kLanesN * kSubN == kWarpTileN,
                 "the lanes' sub-blocks must tile the warp tile exactly");
   static_assert(kSubM == kFloatsPerVector && kSubN == kFloatsPerVector,
@@ -80,8 +81,8 @@ __device__ __forceinline__ ThreadPlace thread_place() {
  * carries pointers instead of recomputing 64-bit offsets. */
 template <class C>
 struct ThreadLoader {
-  const float *a;     /* A(m0 + row, k0 + first float4 of the thread), or null past m */
-  const float *b;     /* B(k0 + first row of the thread, n0 + its column) */
+  const float *a;  /* A(m0 + row, k0 + first float4 of the thread), or null past m */
+  const float *b;  /* B(k0 + first row of the thread, n0 + its column) */
   int a_left;      /* k - (k0 + first k of the thread's A float4s); k, n < 2^31 */
   int b_rows_left; /* k - (k0 + first B row of the thread) */
   int b_cols_left; /* n - (n0 + its column) */
@@ -95,9 +96,13 @@ struct StagingMap {
   static constexpr int kBRowStep = C::kThreads / C::kVecN;
   static_assert(C::kThreads % C::kVecN == 0, "B's staging rows must be whole");
   static __device__ __forceinline__ int a_row() { return threadIdx.x % C::kTileM; }
-  static __device__ __forceinline__ int a_k() { return (threadIdx.x / C::kTileM) * C::kLoadsA * kFloatsPerVector; }
+  static __device__ __forceinline__ int a_k() {
+    return (threadIdx.x / C::kTileM) * C::kLoadsA * kFloatsPerVector;
+  }
   static __device__ __forceinline__ int b_row() { return threadIdx.x / C::kVecN; }
-  static __device__ __forceinline__ int b_col() { return (threadIdx.x % C::kVecN) * kFloatsPerVector; }
+  static __device__ __forceinline__ int b_col() {
+    return (threadIdx.x % C::kVecN) * kFloatsPerVector;
+  }
 };
 
 template <class C>
@@ -128,13 +133,14 @@ __device__ __forceinline__ void thread_fetch_tile(const tg_problem &p, const Thr
   using M = StagingMap<C>;
 #pragma unroll
   for (int i = 0; i < C::kLoadsA; ++i)
-    s.a[i] = l.a ? thread_load_float4_or_zero(l.a + i * kFloatsPerVector, l.a_left - i * kFloatsPerVector,
-                                              thread_a_vectors(p))
+    s.a[i] = l.a ? thread_load_float4_or_zero(l.a + i * kFloatsPerVector,
+                                              l.a_left - i * kFloatsPerVector, thread_a_vectors(p))
                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #pragma unroll
   for (int i = 0; i < C::kLoadsB; ++i)
     s.b[i] = i * M::kBRowStep < l.b_rows_left
-                 ? thread_load_float4_or_zero(l.b + i * M::kBRowStep * p.ldb, l.b_cols_left, thread_b_vectors(p))
+                 ? thread_load_float4_or_zero(l.b + i * M::kBRowStep * p.ldb, l.b_cols_left,
+                                              thread_b_vectors(p))
                  : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 
@@ -165,8 +171,9 @@ __device__ __forceinline__ void thread_multiply_tile(const SharedTile<C> &sh, Th
     float a[C::kThreadM], b[C::kThreadN];
 #pragma unroll
     for (int i = 0; i < C::kIterM; ++i)
-      thread_unpack_float4(a + i * C::kSubM, *reinterpret_cast<const float4 *>(
-                                                 &sh.as_t[kk][at.row0 + i * C::kLanesM * C::kSubM]));
+      thread_unpack_float4(
+          a + i * C::kSubM,
+          *reinterpret_cast<const float4 *>(&sh.as_t[kk][at.row0 + i * C::kLanesM * C::kSubM]));
 #pragma unroll
     for (int j = 0; j < C::kIterN; ++j)
       thread_unpack_float4(b + j * C::kSubN, *reinterpret_cast<const float4 *>(

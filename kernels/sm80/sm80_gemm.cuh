@@ -49,38 +49,44 @@ struct Sm80Gemm {
   static constexpr int kBM = BM, kBN = BN;
   static constexpr int kMinCtas = MIN_CTAS; /* CTAs per SM the register budget must allow */
   static constexpr int kThreads = WARPS_M * WARPS_N * 32;
-  static constexpr int kBK = TG_SM80_TILE_K_BYTES / E::kBytes;  /* k elements per tile */
+  static constexpr int kBK = TG_SM80_TILE_K_BYTES / E::kBytes; /* k elements per tile */
   static constexpr int kWarpM = BM / WARPS_M, kWarpN = BN / WARPS_N;
-  static constexpr int kMI = kWarpM / 16, kNI = kWarpN / 8;        /* mma tiles per warp */
+  static constexpr int kMI = kWarpM / 16, kNI = kWarpN / 8; /* mma tiles per warp */
   static constexpr int kKSteps = TG_SM80_TILE_K_BYTES / TG_SM80_MMA_K_BYTES;
   static constexpr int kTileABytes = BM * TG_SM80_TILE_K_BYTES;
   static constexpr int kTileBBytes = BN * TG_SM80_TILE_K_BYTES;
   static constexpr int kStageBytes = kTileABytes + kTileBBytes;
-  static constexpr int kStagingStride = BN + TG_SM80_STAGE_PAD;       /* 4-byte words */
+  static constexpr int kStagingStride = BN + TG_SM80_STAGE_PAD; /* 4-byte words */
   static constexpr int kStagingBytes = BM * kStagingStride * 4;
   static constexpr int kSmemBytes =
-      STAGES * kStageBytes > kStagingBytes ? STAGES * kStageBytes : kStagingBytes;
+      STAGES * kStageBytes > kStagingBytes ? STAGES *kStageBytes : kStagingBytes;
   /* Chunks per row of MN-major tiles ([k][m] and [k][n]). */
   static constexpr int kAMnChunks = BM * E::kBytes / TG_CHUNK_BYTES;
   static constexpr int kBMnChunks = BN * E::kBytes / TG_CHUNK_BYTES;
 
   static_assert(BM % (WARPS_M * 16) == 0, "a warp's m extent must be a multiple of 16");
-  static_assert(BN % (WARPS_N * 16) == 0, "a warp's n extent must be a multiple of 16 (ldmatrix.x4 loads two n8 tiles)");
+  static_assert(BN % (WARPS_N * 16) == 0,
+                "a warp's n extent must be a multiple of 16 (ldmatrix.x4 loads two n8 tiles)");
   static_assert(STAGES >= 2, "the pipeline needs at least two stages");
-  static_assert(kKSteps >= 3, "the k-loop refills a stage at k-steps 0 and 1, before the barrier of the last");
+  static_assert(kKSteps >= 3,
+                "the k-loop refills a stage at k-steps 0 and 1, before the barrier of the last");
   static_assert((A_KMAJOR && B_KMAJOR) || E::kMnMajorOk, "MN-major operands need 16-bit elements");
-  static_assert(A_KMAJOR || kAMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major A tile rows must be >= 128 bytes");
-  static_assert(B_KMAJOR || kBMnChunks % TG_SWIZZLE_ROWS == 0, "MN-major B tile rows must be >= 128 bytes");
+  static_assert(A_KMAJOR || kAMnChunks % TG_SWIZZLE_ROWS == 0,
+                "MN-major A tile rows must be >= 128 bytes");
+  static_assert(B_KMAJOR || kBMnChunks % TG_SWIZZLE_ROWS == 0,
+                "MN-major B tile rows must be >= 128 bytes");
   static_assert(kSmemBytes <= 227 * 1024, "shared memory of one CTA exceeds the sm_90 limit");
 
   typedef typename E::Acc Acc;
 
   /* Per-thread loaders of the A and B tiles. */
-  typedef BlockTileLoader<A_KMAJOR ? BM : kBK, A_KMAJOR ? TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES : kAMnChunks,
-                          kThreads, E::kBytes>
+  typedef BlockTileLoader<A_KMAJOR ? BM : kBK,
+                          A_KMAJOR ? TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES : kAMnChunks, kThreads,
+                          E::kBytes>
       LoaderA;
-  typedef BlockTileLoader<B_KMAJOR ? BN : kBK, B_KMAJOR ? TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES : kBMnChunks,
-                          kThreads, E::kBytes>
+  typedef BlockTileLoader<B_KMAJOR ? BN : kBK,
+                          B_KMAJOR ? TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES : kBMnChunks, kThreads,
+                          E::kBytes>
       LoaderB;
 
   /* Sets the loaders on the first k-tile (k_begin) of output tile (m0, n0). */
@@ -127,7 +133,8 @@ struct Sm80Gemm {
 
   /* load_stage for a k-tile that lies wholly inside [k_begin, k_end), no check per chunk, in
    * two halves (A's tile, B's tile) that the k-loop issues at different k-steps. */
-  __device__ static void load_a_interior(const tg_problem &p, uint32_t stage, LoaderA &la, int il_a) {
+  __device__ static void load_a_interior(const tg_problem &p, uint32_t stage, LoaderA &la,
+                                         int il_a) {
     if constexpr (A_KMAJOR) {
       la.load_rows(stage, p.lda, il_a);
       la.advance_cols(kBK);
@@ -136,7 +143,8 @@ struct Sm80Gemm {
       la.template advance_rows<kBK>(p.lda);
     }
   }
-  __device__ static void load_b_interior(const tg_problem &p, uint32_t stage, LoaderB &lb, int il_b) {
+  __device__ static void load_b_interior(const tg_problem &p, uint32_t stage, LoaderB &lb,
+                                         int il_b) {
     if constexpr (B_KMAJOR) {
       lb.load_rows(stage + kTileABytes, p.ldb, il_b);
       lb.advance_cols(kBK);
@@ -165,20 +173,25 @@ struct Sm80Gemm {
     const int lane = threadIdx.x & 31, mat = lane >> 3;
     FragmentOffsets f = {0u, 0u};
     if constexpr (A_KMAJOR)
-      f.a = thread_swizzled_offset(warp_m * kWarpM + (lane & 7) + 8 * ((lane >> 3) & 1), lane >> 4, 8);
+      f.a = thread_swizzled_offset(warp_m * kWarpM + (lane & 7) + 8 * ((lane >> 3) & 1), lane >> 4,
+                                   8);
     else if constexpr (kAMnShortcut)
-      f.a = thread_swizzled_offset((lane & 7) + 8 * (mat >> 1), warp_m * kWarpM / 8 + (mat & 1), kAMnChunks);
+      f.a = thread_swizzled_offset((lane & 7) + 8 * (mat >> 1), warp_m * kWarpM / 8 + (mat & 1),
+                                   kAMnChunks);
     if constexpr (B_KMAJOR)
-      f.b = kTileABytes + thread_swizzled_offset(warp_n * kWarpN + (lane & 7) + 8 * (lane >> 4), (lane >> 3) & 1, 8);
+      f.b = kTileABytes + thread_swizzled_offset(warp_n * kWarpN + (lane & 7) + 8 * (lane >> 4),
+                                                 (lane >> 3) & 1, 8);
     else if constexpr (kBMnShortcut)
-      f.b = kTileABytes + thread_swizzled_offset((lane & 7) + 8 * (mat & 1), warp_n * kWarpN / 8 + (mat >> 1), kBMnChunks);
+      f.b = kTileABytes + thread_swizzled_offset((lane & 7) + 8 * (mat & 1),
+                                                 warp_n * kWarpN / 8 + (mat >> 1), kBMnChunks);
     return f;
   }
 
   /* Fragments of k-step ks for this warp: A for its kMI m-tiles, B for its kNI n-tiles. */
-  __device__ __forceinline__ static void warp_load_fragments(uint32_t stage, int ks, const FragmentOffsets &fo,
-                                             int warp_m, int warp_n, uint32_t (&fa)[kMI][4],
-                                             uint32_t (&fb)[kNI][2]) {
+  __device__ __forceinline__ static void warp_load_fragments(uint32_t stage, int ks,
+                                                             const FragmentOffsets &fo, int warp_m,
+                                                             int warp_n, uint32_t (&fa)[kMI][4],
+                                                             uint32_t (&fb)[kNI][2]) {
     constexpr uint32_t kRows16Bytes = 16 * TG_SM80_TILE_K_BYTES; /* 16 rows of a K-major tile */
     const int lane = threadIdx.x & 31;
     const uint32_t sa = stage + (fo.a ^ (uint32_t)(ks * TG_SM80_MMA_K_BYTES));
@@ -188,12 +201,14 @@ struct Sm80Gemm {
       if constexpr (A_KMAJOR) {
         warp_ldmatrix_x4(fa[mi], sa + mi * kRows16Bytes);
       } else if constexpr (kAMnShortcut) {
-        warp_ldmatrix_x4_trans(fa[mi], stage + ks * 16 * kAMnRowBytes + (fo.a ^ (uint32_t)(mi * 32)));
+        warp_ldmatrix_x4_trans(fa[mi],
+                               stage + ks * 16 * kAMnRowBytes + (fo.a ^ (uint32_t)(mi * 32)));
       } else {
         const int mat = lane >> 3;
         const int krow = ks * 16 + (lane & 7) + 8 * (mat >> 1);
         const int m_base = warp_m * kWarpM + mi * 16;
-        warp_ldmatrix_x4_trans(fa[mi], stage + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
+        warp_ldmatrix_x4_trans(
+            fa[mi], stage + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
       }
     }
 #pragma unroll
@@ -207,7 +222,9 @@ struct Sm80Gemm {
         const int mat = lane >> 3;
         const int krow = ks * 16 + (lane & 7) + 8 * (mat & 1);
         const int n_base = warp_n * kWarpN + nj * 16;
-        warp_ldmatrix_x4_trans(r, stage + kTileABytes + thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
+        warp_ldmatrix_x4_trans(
+            r, stage + kTileABytes +
+                   thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
       }
       fb[2 * nj][0] = r[0];
       fb[2 * nj][1] = r[1];
@@ -222,9 +239,12 @@ struct Sm80Gemm {
    * the next k-step's registers between the mma of this one, where the conversions fill issue
    * slots the mma leave free (H100, 4096³, 128×256 tiles: 215 TFLOP/s spread, 209 all after the mma). */
   static constexpr int kFragmentRegs = kMI * 4 + kNI * 2;
-  __device__ __forceinline__ static void thread_round_fragment(int r, uint32_t (&fa)[kMI][4], uint32_t (&fb)[kNI][2]) {
+  __device__ __forceinline__ static void thread_round_fragment(int r, uint32_t (&fa)[kMI][4],
+                                                               uint32_t (&fb)[kNI][2]) {
     if (r < kMI * 4) fa[r / 4][r % 4] = E::round_word(fa[r / 4][r % 4]);
-    else fb[(r - kMI * 4) / 2][(r - kMI * 4) % 2] = E::round_word(fb[(r - kMI * 4) / 2][(r - kMI * 4) % 2]);
+    else
+      fb[(r - kMI * 4) / 2][(r - kMI * 4) % 2] =
+          E::round_word(fb[(r - kMI * 4) / 2][(r - kMI * 4) % 2]);
   }
 
   /* What the k-loop carries from one k-tile to the next. */
@@ -245,9 +265,9 @@ struct Sm80Gemm {
    * the fast loads; the k-loop is split in two so that each copy holds one kind of load and no
    * predicated-off instructions. */
   template <bool kInterior>
-  __device__ __forceinline__ static void k_tile(const tg_problem &p, Mainloop &ml, int kt, int k_tiles,
-                                int64_t k_end, uint32_t smem_base, const FragmentOffsets &fo,
-                                int warp_m, int warp_n) {
+  __device__ __forceinline__ static void k_tile(const tg_problem &p, Mainloop &ml, int kt,
+                                                int k_tiles, int64_t k_end, uint32_t smem_base,
+                                                const FragmentOffsets &fo, int warp_m, int warp_n) {
     const uint32_t next_read = next_stage(ml.read, smem_base);
 #pragma unroll
     for (int ks = 0; ks < kKSteps; ++ks) {
@@ -283,7 +303,8 @@ struct Sm80Gemm {
             /* Registers [i·R/n, (i+1)·R/n) of the next k-step after mma i of n. */
             const int i = mi * kNI + ni;
 #pragma unroll
-            for (int r = i * kFragmentRegs / (kMI * kNI); r < (i + 1) * kFragmentRegs / (kMI * kNI); ++r)
+            for (int r = i * kFragmentRegs / (kMI * kNI); r < (i + 1) * kFragmentRegs / (kMI * kNI);
+                 ++r)
               thread_round_fragment(r, ml.fa[nb], ml.fb[nb]);
           }
         }
@@ -294,7 +315,8 @@ struct Sm80Gemm {
 
   /* The stage after `stage` in the ring of STAGES that starts at smem_base. */
   __device__ __forceinline__ static uint32_t next_stage(uint32_t stage, uint32_t smem_base) {
-    return stage + kStageBytes == smem_base + STAGES * kStageBytes ? smem_base : stage + kStageBytes;
+    return stage + kStageBytes == smem_base + STAGES * kStageBytes ? smem_base
+                                                                   : stage + kStageBytes;
   }
 
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
@@ -409,7 +431,8 @@ struct Sm80Gemm {
 
 template <class Kernel>
 __global__ void __launch_bounds__(Kernel::kThreads, Kernel::kMinCtas)
-    sm80_gemm_kernel(const tg_problem p, int splits, int64_t k_split, typename Kernel::Acc *partial) {
+    sm80_gemm_kernel(const tg_problem p, int splits, int64_t k_split,
+                     typename Kernel::Acc *partial) {
   Kernel::run(p, splits, k_split, partial);
 }
 
@@ -419,13 +442,16 @@ template <class Kernel>
 tg_status sm80_launch_config(const tg_problem *p, int splits, int64_t k_split,
                              typename Kernel::Acc *partial, cudaStream_t stream) {
   static tg_device_memo smem_raised; /* per device (device_memo.cuh) */
-  if (tg_raise_smem_limit(&smem_raised, tg_device_memo_slot(), (const void *)sm80_gemm_kernel<Kernel>,
+  if (tg_raise_smem_limit(&smem_raised, tg_device_memo_slot(),
+                          (const void *)sm80_gemm_kernel<Kernel>,
                           Kernel::kSmemBytes) != cudaSuccess)
     return TG_ERR_CUDA;
-  const int64_t tiles = ((p->m + Kernel::kBM - 1) / Kernel::kBM) * ((p->n + Kernel::kBN - 1) / Kernel::kBN);
+  const int64_t tiles =
+      ((p->m + Kernel::kBM - 1) / Kernel::kBM) * ((p->n + Kernel::kBN - 1) / Kernel::kBN);
   const int64_t zs = p->batch * splits;
   dim3 grid((unsigned)tiles, (unsigned)(zs < TG_MAX_GRID_Y ? zs : TG_MAX_GRID_Y));
-  sm80_gemm_kernel<Kernel><<<grid, Kernel::kThreads, Kernel::kSmemBytes, stream>>>(*p, splits, k_split, partial);
+  sm80_gemm_kernel<Kernel>
+      <<<grid, Kernel::kThreads, Kernel::kSmemBytes, stream>>>(*p, splits, k_split, partial);
   return TG_OK;
 }
 

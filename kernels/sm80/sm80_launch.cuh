@@ -47,15 +47,20 @@ tg_status sm80_launch_orders(const tg_problem *p, int splits, cudaStream_t strea
    * below instantiate the K-major kernel again instead of an invalid one. */
   tg_status s;
   if (ak && bk) {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, true, MIN_CTAS> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, true, MIN_CTAS> >(
+        p, splits, k_split, partial, stream);
   } else if (!E::kMnMajorOk) {
     return TG_ERR_INTERNAL; /* the registry row only accepts K-major operands */
   } else if (ak) {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, !E::kMnMajorOk, MIN_CTAS> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, true, !E::kMnMajorOk, MIN_CTAS> >(
+        p, splits, k_split, partial, stream);
   } else if (bk) {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, true, MIN_CTAS> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, true, MIN_CTAS> >(
+        p, splits, k_split, partial, stream);
   } else {
-    s = sm80_launch_config<Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, !E::kMnMajorOk, MIN_CTAS> >(p, splits, k_split, partial, stream);
+    s = sm80_launch_config<
+        Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, !E::kMnMajorOk, MIN_CTAS> >(
+        p, splits, k_split, partial, stream);
   }
   if (s == TG_OK && splits > 1) s = tg_sm80_splitk_reduce(p, splits, partial, stream);
   return s;
@@ -64,8 +69,10 @@ tg_status sm80_launch_orders(const tg_problem *p, int splits, cudaStream_t strea
 /* Dispatch on the input class of a row that serves several (f16 and bf16). */
 template <int BM, int BN, int WM, int WN, int ST, int MIN_CTAS = 1>
 tg_status sm80_launch_16bit(const tg_problem *p, int splits, cudaStream_t stream) {
-  if (p->input == TG_IN_F16) return sm80_launch_orders<Sm80F16, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
-  if (p->input == TG_IN_BF16) return sm80_launch_orders<Sm80BF16, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
+  if (p->input == TG_IN_F16)
+    return sm80_launch_orders<Sm80F16, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
+  if (p->input == TG_IN_BF16)
+    return sm80_launch_orders<Sm80BF16, BM, BN, WM, WN, ST, MIN_CTAS>(p, splits, stream);
   return TG_ERR_INTERNAL;
 }
 
@@ -76,15 +83,15 @@ tg_status sm80_launch_one_type(const tg_problem *p, int splits, cudaStream_t str
 
 /* A registry row: its launcher (split-K rows choose a split factor, others never split) and
  * its workspace hook. `launch` is sm80_launch_16bit<...> or sm80_launch_one_type<...>. */
-#define SM80_ROW(name, launch, BM, BN, BK, SPLITK)                                            \
-  extern "C" int tg_sm80_splits_##name(const tg_problem *p) {                                \
-    return SPLITK ? sm80_splits(p, BM, BN, BK) : 1;                                           \
-  }                                                                                           \
-  extern "C" size_t tg_sm80_workspace_##name(const tg_problem *p) {                          \
-    return sm80_partial_bytes(p, tg_sm80_splits_##name(p));                                   \
-  }                                                                                           \
-  extern "C" tg_status tg_sm80_launch_##name(const tg_problem *p, cudaStream_t stream) {     \
-    return launch(p, tg_sm80_splits_##name(p), stream);                                       \
+#define SM80_ROW(name, launch, BM, BN, BK, SPLITK)                                       \
+  extern "C" int tg_sm80_splits_##name(const tg_problem *p) {                            \
+    return SPLITK ? sm80_splits(p, BM, BN, BK) : 1;                                      \
+  }                                                                                      \
+  extern "C" size_t tg_sm80_workspace_##name(const tg_problem *p) {                      \
+    return sm80_partial_bytes(p, tg_sm80_splits_##name(p));                              \
+  }                                                                                      \
+  extern "C" tg_status tg_sm80_launch_##name(const tg_problem *p, cudaStream_t stream) { \
+    return launch(p, tg_sm80_splits_##name(p), stream);                                  \
   }
 
 #endif /* TG_SM80_LAUNCH_CUH */

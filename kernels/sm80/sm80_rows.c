@@ -21,14 +21,14 @@
   SM80_RUNG_DATA(row_name, text, inputs_mask, a_mask, b_mask, tm, tn, tk, occ, eff, fn, 0)
 /* A row that also stands as a top rung of the teaching ladder (`tilegemm ladder`). */
 #define SM80_RUNG_DATA(row_name, text, inputs_mask, a_mask, b_mask, tm, tn, tk, occ, eff, fn, \
-                       ladder_rung)                                                          \
-  {                                                                                         \
-    .name = row_name, .family = "sm80", .summary = text, .rung = ladder_rung, .sm_min = 80, \
-    .sm_max = TG_SM_ANY_MAX, .auto_pick = 1, .rank = SM80_RANK, .inputs = inputs_mask,      \
-    .outputs = TG_ALL_OUTPUTS, .a_orders = a_mask, .b_orders = b_mask, .align_ab = 16,      \
-    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = tk, .repack = 1,                   \
-    .occupancy = occ, .efficiency = eff, .launch = tg_sm80_launch_##fn,                     \
-    .workspace = tg_sm80_workspace_##fn, .splits = tg_sm80_splits_##fn,                     \
+                       ladder_rung)                                                           \
+  {                                                                                           \
+    .name = row_name, .family = "sm80", .summary = text, .rung = ladder_rung, .sm_min = 80,   \
+    .sm_max = TG_SM_ANY_MAX, .auto_pick = 1, .rank = SM80_RANK, .inputs = inputs_mask,        \
+    .outputs = TG_ALL_OUTPUTS, .a_orders = a_mask, .b_orders = b_mask, .align_ab = 16,        \
+    .align_cd = 1, .tile_m = tm, .tile_n = tn, .tile_k = tk, .repack = 1, .occupancy = occ,   \
+    .efficiency = eff, .launch = tg_sm80_launch_##fn, .workspace = tg_sm80_workspace_##fn,    \
+    .splits = tg_sm80_splits_##fn,                                                            \
   }
 
 #define K_MAJOR_A TG_MASK(TG_ROW_MAJOR)
@@ -48,13 +48,17 @@ const tg_kernel tg_rows_sm80[] = {
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 64, 64, 3, 60, h_64x64),
     SM80_ROW_DATA("sm80_128x128x64_splitk", "f16/bf16 128x128 with deterministic split-K",
                   SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 128, 128, 64, 2, 99, h_128x128_splitk),
-    SM80_ROW_DATA("sm80_64x64x64_splitk", "f16/bf16 64x64 with deterministic split-K",
-                  SM80_16BIT, TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 64, 64, 3, 60, h_64x64_splitk),
-    SM80_ROW_DATA("sm80_tf32_256x128x32", "tf32 mma.sync (inputs rounded to nearest), 8 warps, 3 stages, K-major",
+    SM80_ROW_DATA("sm80_64x64x64_splitk", "f16/bf16 64x64 with deterministic split-K", SM80_16BIT,
+                  TG_ORDERS_ANY, TG_ORDERS_ANY, 64, 64, 64, 3, 60, h_64x64_splitk),
+    SM80_ROW_DATA("sm80_tf32_256x128x32",
+                  "tf32 mma.sync (inputs rounded to nearest), 8 warps, 3 stages, K-major",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 256, 128, 32, 1, 100, tf32_256x128),
-    SM80_ROW_DATA("sm80_tf32_128x128x32", "tf32 mma.sync (inputs rounded to nearest), 4 warps, 3 stages, 2 CTAs/SM, K-major",
-                  TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 128, 128, 32, 2, 95, tf32_128x128),
-    SM80_ROW_DATA("sm80_tf32_64x64x32", "tf32 mma.sync (inputs rounded to nearest), 4 warps, 4 stages, K-major",
+    SM80_ROW_DATA(
+        "sm80_tf32_128x128x32",
+        "tf32 mma.sync (inputs rounded to nearest), 4 warps, 3 stages, 2 CTAs/SM, K-major",
+        TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 128, 128, 32, 2, 95, tf32_128x128),
+    SM80_ROW_DATA("sm80_tf32_64x64x32",
+                  "tf32 mma.sync (inputs rounded to nearest), 4 warps, 4 stages, K-major",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 64, 64, 32, 3, 60, tf32_64x64),
     SM80_ROW_DATA("sm80_tf32_64x64x32_splitk", "tf32 64x64 with deterministic split-K",
                   TG_MASK(TG_IN_TF32), K_MAJOR_A, K_MAJOR_B, 64, 64, 32, 3, 60, tf32_64x64_splitk),

@@ -50,10 +50,10 @@ struct BlockTileLoader {
   static_assert(kRowStep % TG_SWIZZLE_ROWS == 0, "a thread's rows must share one swizzle phase");
   static_assert(kRows % kRowStep == 0, "tile rows must split evenly over the threads");
 
-  const char *ptr;     /* the thread's first chunk in the current tile */
-  int row, col;        /* matrix row of the thread's first chunk, and its column (the
+  const char *ptr;   /* the thread's first chunk in the current tile */
+  int row, col;      /* matrix row of the thread's first chunk, and its column (the
                           registry keeps every extent below 2^31 - 2^16) */
-  uint32_t smem_off;   /* swizzled offset of the thread's first chunk in a stage */
+  uint32_t smem_off; /* swizzled offset of the thread's first chunk in a stage */
 
   /* Bytes between the thread's rows: kRowStep rows of the matrix (leading dimension ld). Not
    * kept in the loader: ld is the same for every thread, so recomputing it from the kernel

@@ -45,8 +45,10 @@ extern "C" tg_status tg_sm80_splitk_reduce(const tg_problem *p, int splits, cons
   int64_t blocks = (segs + kThreads - 1) / kThreads;
   if (blocks > kMaxBlocks) blocks = kMaxBlocks;
   if (p->input == TG_IN_S8)
-    splitk_reduce_kernel<int32_t><<<(unsigned)blocks, kThreads, 0, stream>>>(*p, splits, (const int32_t *)partial);
+    splitk_reduce_kernel<int32_t>
+        <<<(unsigned)blocks, kThreads, 0, stream>>>(*p, splits, (const int32_t *)partial);
   else
-    splitk_reduce_kernel<float><<<(unsigned)blocks, kThreads, 0, stream>>>(*p, splits, (const float *)partial);
+    splitk_reduce_kernel<float>
+        <<<(unsigned)blocks, kThreads, 0, stream>>>(*p, splits, (const float *)partial);
   return TG_OK;
 }

@@ -18,7 +18,7 @@
 struct Sm80F16 {
   static constexpr int kBytes = 2;
   static constexpr bool kRoundsFragments = false; /* see Sm80TF32 */
-  static constexpr bool kMnMajorOk = true; /* ldmatrix.trans moves 16-bit elements */
+  static constexpr bool kMnMajorOk = true;        /* ldmatrix.trans moves 16-bit elements */
   typedef float Acc;
   __device__ static void mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
     warp_mma_m16n8k16_f16(d, a, b);
@@ -49,7 +49,9 @@ struct Sm80TF32 {
   __device__ static void mma(float (&d)[4], const uint32_t (&a)[4], const uint32_t (&b)[2]) {
     warp_mma_m16n8k8_tf32(d, a, b);
   }
-  __device__ __forceinline__ static uint32_t round_word(uint32_t r) { return thread_cvt_rn_tf32(r); }
+  __device__ __forceinline__ static uint32_t round_word(uint32_t r) {
+    return thread_cvt_rn_tf32(r);
+  }
 };
 
 struct Sm80S8 {

@@ -39,7 +39,7 @@ enum {
  * planner charges their C by the RESID overheads (sm90_rows.c). */
 #define TG_SM90_TWO_GROUP_TILE_AREA (128 * 256)
 #define TG_SM90_CHUNK_COLS_16BIT 64 /* columns of 16-bit D in a 128-byte chunk */
-#define TG_SM90_TWO_GROUP_TILE(bm, bn, schedule)                                         \
+#define TG_SM90_TWO_GROUP_TILE(bm, bn, schedule)                                      \
   ((schedule) == TG_SM90_COOPERATIVE && (bm) * (bn) == TG_SM90_TWO_GROUP_TILE_AREA && \
    (bn) % TG_SM90_CHUNK_COLS_16BIT == 0)
 
@@ -47,18 +47,18 @@ enum {
  * C++ templates, for the test that the registry rows and the kernels agree. */
 typedef struct tg_sm90_row_info {
   int tile_m, tile_n, tile_k, stages, cluster_m, cluster_n, schedule;
-  int mn_major;             /* 1: MN-major operands compiled */
-  unsigned epilogue_sets;   /* TG_SM90_SET_BIT of every set compiled */
-  int wide_acc;             /* more than 128 accumulators per consumer thread */
-  int stream_k;             /* may split work items between clusters */
-  int smem_bytes_lean;      /* dynamic shared memory of its LEAN kernels */
+  int mn_major;           /* 1: MN-major operands compiled */
+  unsigned epilogue_sets; /* TG_SM90_SET_BIT of every set compiled */
+  int wide_acc;           /* more than 128 accumulators per consumer thread */
+  int stream_k;           /* may split work items between clusters */
+  int smem_bytes_lean;    /* dynamic shared memory of its LEAN kernels */
 } tg_sm90_row_info;
 
 /* A configuration's entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its
  * launcher, its stream-K workspace in bytes, its wave count for the planner, its check (kernel.h's
  * extra_check: the TMA maps within the driver's limits, and what a row of wide accumulators does
  * not serve), the TMA maps its launch encodes (kernel.h's tma_maps), and its description. */
-#define TG_SM90_ROW_DECLARE(fn, ...)                                                \
+#define TG_SM90_ROW_DECLARE(fn, ...)                                              \
   tg_status tg_sm90_launch_##fn(const tg_problem *p, struct CUstream_st *stream); \
   size_t tg_sm90_workspace_##fn(const tg_problem *p);                             \
   double tg_sm90_waves_##fn(const tg_problem *p);                                 \

@@ -17,15 +17,15 @@
 #include "tma_desc.h"
 #include "wgmma_shapes.cuh"
 
-#define TG_WARP_THREADS 32           /* threads per warp */
-#define TG_SM90_CONSUMERS 2          /* consumer warpgroups */
-#define TG_SM90_WARPGROUP 128        /* threads per warpgroup */
+#define TG_WARP_THREADS 32    /* threads per warp */
+#define TG_SM90_CONSUMERS 2   /* consumer warpgroups */
+#define TG_SM90_WARPGROUP 128 /* threads per warpgroup */
 #define TG_SM90_WARPS_PER_GROUP (TG_SM90_WARPGROUP / TG_WARP_THREADS)
-#define TG_SM90_ROW_BYTES 128        /* a 128-byte swizzle row */
-#define TG_SM90_BOX 64               /* 64 16-bit elements fill a swizzle row */
+#define TG_SM90_ROW_BYTES 128 /* a 128-byte swizzle row */
+#define TG_SM90_BOX 64        /* 64 16-bit elements fill a swizzle row */
 #define TG_SM90_BOX_BYTES (TG_SM90_BOX * TG_SM90_ROW_BYTES) /* an MN-major 64×64 box */
-#define TG_SM90_WGMMA_K 16           /* k per wgmma for 16-bit inputs */
-#define TG_SM90_WGMMA_M 64           /* rows per wgmma */
+#define TG_SM90_WGMMA_K 16                                  /* k per wgmma for 16-bit inputs */
+#define TG_SM90_WGMMA_M 64                                  /* rows per wgmma */
 #define TG_SM90_PRODUCER_REGS 40
 #define TG_SM90_CONSUMER_REGS 232
 /* Consumers holding more than TG_SM90_NARROW_ACC fp32 accumulators per thread (256×160 tiles:
@@ -33,15 +33,16 @@
 #define TG_SM90_NARROW_ACC 128
 #define TG_SM90_WIDE_PRODUCER_REGS 24
 #define TG_SM90_WIDE_CONSUMER_REGS 240
-#define TG_SM90_REGISTER_FILE 65536  /* 32-bit registers of an SM */
-#define TG_SM90_SWIZZLE_ATOM 1024    /* 8 rows × 128 bytes: alignment of swizzled tiles */
+#define TG_SM90_REGISTER_FILE 65536         /* 32-bit registers of an SM */
+#define TG_SM90_SWIZZLE_ATOM 1024           /* 8 rows × 128 bytes: alignment of swizzled tiles */
 #define TG_SM90_MAX_SMEM_BYTES (227 * 1024) /* dynamic shared memory of one CTA */
-#define TG_SM90_MBARRIER_BYTES 8     /* an mbarrier object */
+#define TG_SM90_MBARRIER_BYTES 8            /* an mbarrier object */
 /* Named barriers (0 is __syncthreads'): */
-#define TG_SM90_TURN_BARRIER 1       /* pingpong: 1 and 2 pass the mainloop turn */
-#define TG_SM90_STREAM_K_BARRIER 3   /* cooperative: 3 and 4, one per consumer */
-#define TG_SM90_STORE_BARRIER 5      /* cooperative: 5 and 6, a consumer's staged D */
-#define TG_SM90_BORROW_BARRIER 7     /* cooperative: both consumers are done reading the borrowed stage */
+#define TG_SM90_TURN_BARRIER 1     /* pingpong: 1 and 2 pass the mainloop turn */
+#define TG_SM90_STREAM_K_BARRIER 3 /* cooperative: 3 and 4, one per consumer */
+#define TG_SM90_STORE_BARRIER 5    /* cooperative: 5 and 6, a consumer's staged D */
+#define TG_SM90_BORROW_BARRIER \
+  7 /* cooperative: both consumers are done reading the borrowed stage */
 
 /* ---- MMA atoms: one per input type --------------------------------------------------------- */
 
@@ -106,7 +107,9 @@ struct Sm90Pingpong {
   static constexpr bool kSplitsItems = false;
   static constexpr bool kStaggersStart = false;
   static constexpr bool kStashesNextTile = false;
-  __device__ static int64_t consumer_first(int64_t first, int64_t step, int cw) { return first + cw * step; }
+  __device__ static int64_t consumer_first(int64_t first, int64_t step, int cw) {
+    return first + cw * step;
+  }
   __device__ static int64_t consumer_step(int64_t step) { return TG_SM90_CONSUMERS * step; }
 };
 
@@ -126,7 +129,8 @@ struct Sm90ScheduleOf<TG_SM90_PINGPONG> {
  * epilogues only: with more, ptxas spilled, consumers and a producer of 24 registers alike. The
  * host refuses what they do not serve (sm90_row_check). */
 __host__ __device__ constexpr bool sm90_wide_acc(int bm, int bn, int schedule) {
-  return (schedule == TG_SM90_PINGPONG ? bm : bm / TG_SM90_CONSUMERS) / TG_SM90_WGMMA_M * (bn / 2) > TG_SM90_NARROW_ACC;
+  return (schedule == TG_SM90_PINGPONG ? bm : bm / TG_SM90_CONSUMERS) / TG_SM90_WGMMA_M * (bn / 2) >
+         TG_SM90_NARROW_ACC;
 }
 /* The integer type work items and stream-K iterations are counted in. */
 template <bool NARROW>
@@ -140,21 +144,22 @@ struct Sm90Count<true> {
 
 /* ---- a configuration ------------------------------------------------------------------------ */
 
-template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M, int CLUSTER_N,
-          class SCHEDULE>
+template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int CLUSTER_M,
+          int CLUSTER_N, class SCHEDULE>
 struct Sm90Config {
   typedef E Atom;
   typedef SCHEDULE Schedule;
   static constexpr int kInputType = E::kInputType;
-  static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kClusterM = CLUSTER_M, kClusterN = CLUSTER_N;
+  static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kClusterM = CLUSTER_M,
+                       kClusterN = CLUSTER_N;
   static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
   static constexpr bool kAKMajor = A_KMAJOR, kBKMajor = B_KMAJOR;
   static constexpr bool kPingpong = SCHEDULE::kId == TG_SM90_PINGPONG;
   static constexpr int kThreads = TG_SM90_WARPGROUP * (TG_SM90_CONSUMERS + 1);
-  static constexpr int kBK = TG_SM90_ROW_BYTES / E::kElementBytes;        /* k per stage */
-  static constexpr int kWgRows = BM / SCHEDULE::kConsumersPerTile;       /* rows per consumer */
-  static constexpr int kRowBlocks = kWgRows / TG_SM90_WGMMA_M;           /* wgmma per k-step */
-  static constexpr int kAcc = BN / 2;                                     /* fp32 per thread per block */
+  static constexpr int kBK = TG_SM90_ROW_BYTES / E::kElementBytes; /* k per stage */
+  static constexpr int kWgRows = BM / SCHEDULE::kConsumersPerTile; /* rows per consumer */
+  static constexpr int kRowBlocks = kWgRows / TG_SM90_WGMMA_M;     /* wgmma per k-step */
+  static constexpr int kAcc = BN / 2;                              /* fp32 per thread per block */
   static constexpr int kKSteps = kBK / TG_SM90_WGMMA_K;
   static constexpr bool kWideAcc = sm90_wide_acc(BM, BN, SCHEDULE::kId);
   typedef typename Sm90Count<kWideAcc>::type Count;
@@ -162,8 +167,10 @@ struct Sm90Config {
    * cooperative kernels but those of wide accumulators, whose producer has no registers for the
    * stream-K work list. */
   static constexpr bool kStreamK = SCHEDULE::kSplitsItems && !kWideAcc;
-  static constexpr int kProducerRegs = kWideAcc ? TG_SM90_WIDE_PRODUCER_REGS : TG_SM90_PRODUCER_REGS;
-  static constexpr int kConsumerRegs = kWideAcc ? TG_SM90_WIDE_CONSUMER_REGS : TG_SM90_CONSUMER_REGS;
+  static constexpr int kProducerRegs =
+      kWideAcc ? TG_SM90_WIDE_PRODUCER_REGS : TG_SM90_PRODUCER_REGS;
+  static constexpr int kConsumerRegs =
+      kWideAcc ? TG_SM90_WIDE_CONSUMER_REGS : TG_SM90_CONSUMER_REGS;
   /* The registers every thread starts with (__launch_bounds__ with one CTA per SM), which
    * setmaxnreg moves between the warpgroups. */
   static constexpr int kLaunchRegs = TG_SM90_REGISTER_FILE / kThreads / 8 * 8;
@@ -186,27 +193,36 @@ struct Sm90Config {
    * warp's 32 lanes write 128 consecutive bytes. */
   static constexpr int kSlotFloats = kRowBlocks * kAcc * TG_SM90_WARPGROUP;
   /* Descriptor steps per k-step: its k along a K-major row (bytes), its k rows of an MN-major box. */
-  static constexpr uint32_t kAStep = A_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
-  static constexpr uint32_t kBStep = B_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
+  static constexpr uint32_t kAStep =
+      A_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
+  static constexpr uint32_t kBStep =
+      B_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
 
-  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 160 || BN == 192 || BN == 208 || BN == 256,
+  static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 160 || BN == 192 || BN == 208 ||
+                    BN == 256,
                 "wgmma N must be 64, 128, 144, 160, 192, 208 or 256 (the wrappers built)");
-  static_assert(kBK == TG_SM90_BOX, "a stage holds 64 k of 16-bit inputs: one 128-byte swizzle row per operand row");
+  static_assert(kBK == TG_SM90_BOX,
+                "a stage holds 64 k of 16-bit inputs: one 128-byte swizzle row per operand row");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
-  static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC), "sm90_wide_acc counts this kernel's accumulators");
-  static_assert(BM <= TG_TMA_MAX_BOX && kBShareRows <= TG_TMA_MAX_BOX, "a TMA box spans at most 256 rows");
+  static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC),
+                "sm90_wide_acc counts this kernel's accumulators");
+  static_assert(BM <= TG_TMA_MAX_BOX && kBShareRows <= TG_TMA_MAX_BOX,
+                "a TMA box spans at most 256 rows");
   static_assert(kCluster == 1 || kCluster == 2, "clusters of 1 or 2 CTAs");
   static_assert(CLUSTER_M == 1 || CLUSTER_N == 1, "a cluster lies along m or along n");
   static_assert(kAShareRows <= TG_TMA_MAX_BOX, "a TMA box spans at most 256 rows");
   static_assert((kAShareRows * TG_SM90_ROW_BYTES) % TG_SM90_SWIZZLE_ATOM == 0 &&
                     (kBShareRows * TG_SM90_ROW_BYTES) % TG_SM90_SWIZZLE_ATOM == 0,
                 "each CTA's share of a multicast operand starts on a 1024-byte swizzle atom");
-  static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0, "MN-major A boxes split evenly over the cluster");
-  static_assert(SCHEDULE::kId == TG_SM90_COOPERATIVE || SCHEDULE::kId == TG_SM90_PINGPONG, "unknown schedule");
+  static_assert(A_KMAJOR || (BM / TG_SM90_BOX) % CLUSTER_N == 0,
+                "MN-major A boxes split evenly over the cluster");
+  static_assert(SCHEDULE::kId == TG_SM90_COOPERATIVE || SCHEDULE::kId == TG_SM90_PINGPONG,
+                "unknown schedule");
   static_assert(B_KMAJOR || (BN % TG_SM90_BOX == 0 && (BN / TG_SM90_BOX) % CLUSTER_M == 0),
                 "MN-major B comes in whole 64-column boxes that split evenly over the cluster");
   static_assert(kTileABytes % TG_SM90_SWIZZLE_ATOM == 0, "stages must stay 1024-byte aligned");
-  static_assert(kProducerRegs * TG_SM90_WARPGROUP + kConsumerRegs * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <=
+  static_assert(kProducerRegs * TG_SM90_WARPGROUP +
+                        kConsumerRegs * TG_SM90_WARPGROUP * TG_SM90_CONSUMERS <=
                     kLaunchRegs * kThreads,
                 "setmaxnreg hands out no more registers than the CTA was launched with");
 };

@@ -29,50 +29,46 @@
 /* Rung of the flagship kernel in the ladder, above the sm80 one (13). */
 #define TG_SM90_LADDER_RUNG 14
 
-#define TG_SM90_ROW_128x256(X)                                                                               \
-  X(128x256, "sm90_128x256x64", "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout", 128, 256, \
-    4, 2, 1, COOPERATIVE, TG_SM90_ANY_ORDER, 100, TG_SM90_LADDER_RUNG)
-#define TG_SM90_ROW_128x256_c1(X)                                                                             \
-  X(128x256_c1, "sm90_128x256x64_c1", "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout", 128, 256, \
-    4, 1, 1, COOPERATIVE, TG_SM90_ANY_ORDER, 90, 0)
-#define TG_SM90_ROW_256x128(X)                                                                                  \
-  X(256x128, "sm90_256x128x64", "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout", 256, 128, \
-    4, 1, 2, COOPERATIVE, TG_SM90_ANY_ORDER, 99, 0)
-#define TG_SM90_ROW_128x192(X)                                                                              \
-  X(128x192, "sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major", 128, 192, 4, \
-    2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 97, 0)
-#define TG_SM90_ROW_128x208(X)                                                                              \
-  X(128x208, "sm90_128x208x64", "f16/bf16 TMA+wgmma m64n208, 4 stages, 2-CTA multicast, K-major", 128, 208, 4, \
-    2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 96, 0)
+#define TG_SM90_ROW_128x256(X)                                                              \
+  X(128x256, "sm90_128x256x64",                                                             \
+    "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout", 128, 256, 4, 2, 1, \
+    COOPERATIVE, TG_SM90_ANY_ORDER, 100, TG_SM90_LADDER_RUNG)
+#define TG_SM90_ROW_128x256_c1(X)                                                      \
+  X(128x256_c1, "sm90_128x256x64_c1",                                                  \
+    "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout", 128, 256, 4, 1, 1, \
+    COOPERATIVE, TG_SM90_ANY_ORDER, 90, 0)
+#define TG_SM90_ROW_256x128(X)                                                                 \
+  X(256x128, "sm90_256x128x64",                                                                \
+    "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout", 256, 128, 4, 1, 2, \
+    COOPERATIVE, TG_SM90_ANY_ORDER, 99, 0)
+#define TG_SM90_ROW_128x192(X)                                                                    \
+  X(128x192, "sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major", \
+    128, 192, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 97, 0)
+#define TG_SM90_ROW_128x208(X)                                                                    \
+  X(128x208, "sm90_128x208x64", "f16/bf16 TMA+wgmma m64n208, 4 stages, 2-CTA multicast, K-major", \
+    128, 208, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 96, 0)
 #define TG_SM90_ROW_256x160(X)                                                                     \
   X(256x160, "sm90_256x160x64",                                                                    \
-    "f16/bf16 TMA+wgmma 2x m64n160, 4 stages, 2-CTA multicast, K-major, plain epilogue", 256, 160, 4, 1, 2, \
-    COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 99, 0)
-#define TG_SM90_ROW_128x144(X)                                                                              \
-  X(128x144, "sm90_128x144x64", "f16/bf16 TMA+wgmma m64n144, 5 stages, 2-CTA multicast, K-major", 128, 144, 5, \
-    2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 76, 0)
-#define TG_SM90_ROW_128x128(X)                                                                              \
-  X(128x128, "sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major", 128, 128, 6, 1, 1, COOPERATIVE, \
-    TG_SM90_K_MAJOR_ONLY, 69, 0)
-#define TG_SM90_ROW_pp_128x128(X)                                                           \
-  X(pp_128x128, "sm90_pp_128x128x64",                                                        \
-    "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major", 128, 128, 6, 2, 1, \
-    PINGPONG, TG_SM90_K_MAJOR_ONLY, 86, 0)
-#define TG_SM90_ROW_128x64(X)                                                                             \
-  X(128x64, "sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major", 128, 64, 8, 1, 1, COOPERATIVE, \
-    TG_SM90_K_MAJOR_ONLY, 47, 0)
+    "f16/bf16 TMA+wgmma 2x m64n160, 4 stages, 2-CTA multicast, K-major, plain epilogue", 256, 160, \
+    4, 1, 2, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 99, 0)
+#define TG_SM90_ROW_128x144(X)                                                                    \
+  X(128x144, "sm90_128x144x64", "f16/bf16 TMA+wgmma m64n144, 5 stages, 2-CTA multicast, K-major", \
+    128, 144, 5, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 76, 0)
+#define TG_SM90_ROW_128x128(X)                                                                   \
+  X(128x128, "sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major", 128, 128, 6, 1, \
+    1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 69, 0)
+#define TG_SM90_ROW_pp_128x128(X)                                                                  \
+  X(pp_128x128, "sm90_pp_128x128x64",                                                              \
+    "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major", 128, \
+    128, 6, 2, 1, PINGPONG, TG_SM90_K_MAJOR_ONLY, 86, 0)
+#define TG_SM90_ROW_128x64(X)                                                                   \
+  X(128x64, "sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major", 128, 64, 8, 1, 1, \
+    COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 47, 0)
 
 /* The whole table, in registry order. */
-#define TG_SM90_ROWS(X)      \
-  TG_SM90_ROW_128x256(X)     \
-  TG_SM90_ROW_128x256_c1(X)  \
-  TG_SM90_ROW_256x128(X)     \
-  TG_SM90_ROW_128x192(X)     \
-  TG_SM90_ROW_128x208(X)     \
-  TG_SM90_ROW_256x160(X)     \
-  TG_SM90_ROW_128x144(X)     \
-  TG_SM90_ROW_128x128(X)     \
-  TG_SM90_ROW_pp_128x128(X)  \
-  TG_SM90_ROW_128x64(X)
+#define TG_SM90_ROWS(X)                                                                           \
+  TG_SM90_ROW_128x256(X) TG_SM90_ROW_128x256_c1(X) TG_SM90_ROW_256x128(X) TG_SM90_ROW_128x192(X)  \
+      TG_SM90_ROW_128x208(X) TG_SM90_ROW_256x160(X) TG_SM90_ROW_128x144(X) TG_SM90_ROW_128x128(X) \
+          TG_SM90_ROW_pp_128x128(X) TG_SM90_ROW_128x64(X)
 
 #endif /* TG_SM90_CONFIGS_H */

@@ -26,41 +26,46 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
   static constexpr int kBiasWords = Tma::kBiasWords;
   /* The D type of CAST's second 16-bit type: the 16-bit type the inputs are not. */
   static constexpr int kOther16BitType = Cfg::kInputType == TG_F16 ? TG_BF16 : TG_F16;
-  static_assert((Set::kClasses & ~(TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN) | TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU) |
-                                   TG_SM90_CLASS_BIT(TG_SM90_EPI_FULL) | TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL))) == 0,
+  static_assert((Set::kClasses &
+                 ~(TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN) | TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU) |
+                   TG_SM90_CLASS_BIT(TG_SM90_EPI_FULL) | TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL))) ==
+                    0,
                 "an epilogue set holds the classes of Sm90EpilogueClass");
-  static_assert(!(Set::kClasses & TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL)) || Set::kDTypes == TG_SM90_D_ALL,
+  static_assert(!(Set::kClasses & TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL)) ||
+                    Set::kDTypes == TG_SM90_D_ALL,
                 "the set that holds GENERAL holds the TMA classes for every D type");
 
   /* The unit's tile, finished: the classes of the set, each for the set's D types (by TMA), and
    * GENERAL through fp32 staging, one inline copy in a run-time loop (a fully inline general
    * epilogue made the kernel 300 KB of code). The padding CTA of a cluster at an edge has no
    * tile to finish. */
-  __device__ static void finish(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
-                                const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm, int64_t tn,
-                                int wg_rows0, int warp, int lane, unsigned char *staging, unsigned char *borrowed,
-                                unsigned char *tail, uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads, bool c_loaded,
-                                Held &held) {
+  __device__ static void finish(const tg_problem &p, const Sm90OutMaps &out,
+                                float (&acc)[kRowBlocks][kAcc],
+                                const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
+                                int64_t tn, int wg_rows0, int warp, int lane,
+                                unsigned char *staging, unsigned char *borrowed,
+                                unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
+                                uint32_t &c_loads, bool c_loaded, Held &held) {
     if (tm * BM >= p.m || tn * BN >= p.n) return;
     const int cls = sm90_epilogue_class(p);
 /* One class into D of type dt; the set's D types of one class; a class of the set. */
-#define TG_SM90_EPILOGUE_TMA(dt, cls_)                                                                              \
-  Tma::template epilogue_tma<dt, cls_, Layout::kBorrowStage>(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, \
-                                                              lane, staging, borrowed, tail, chunks, c_bar, c_loads, \
-                                                              c_loaded, held)
-#define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                 \
+#define TG_SM90_EPILOGUE_TMA(dt, cls_)                                                             \
+  Tma::template epilogue_tma<dt, cls_, Layout::kBorrowStage>(                                      \
+      p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, chunks, \
+      c_bar, c_loads, c_loaded, held)
+#define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                    \
   if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_); \
   else TG_SM90_EPILOGUE_TMA(kOther16BitType, cls_)
-#define TG_SM90_EPILOGUE_CLASS(cls_)                                                                    \
-  {                                                                                                     \
-    if constexpr (Set::kDTypes == TG_SM90_D_INPUT) {                                                    \
-      TG_SM90_EPILOGUE_TMA(Cfg::kInputType, cls_);                                                      \
-    } else if constexpr (Set::kDTypes == TG_SM90_D_OTHERS) {                                            \
-      TG_SM90_EPILOGUE_OTHER_TYPES(cls_);                                                               \
-    } else {                                                                                            \
-      if (p.d_type == Cfg::kInputType) TG_SM90_EPILOGUE_TMA(Cfg::kInputType, cls_);                     \
-      else TG_SM90_EPILOGUE_OTHER_TYPES(cls_);                                                          \
-    }                                                                                                   \
+#define TG_SM90_EPILOGUE_CLASS(cls_)                                                \
+  {                                                                                 \
+    if constexpr (Set::kDTypes == TG_SM90_D_INPUT) {                                \
+      TG_SM90_EPILOGUE_TMA(Cfg::kInputType, cls_);                                  \
+    } else if constexpr (Set::kDTypes == TG_SM90_D_OTHERS) {                        \
+      TG_SM90_EPILOGUE_OTHER_TYPES(cls_);                                           \
+    } else {                                                                        \
+      if (p.d_type == Cfg::kInputType) TG_SM90_EPILOGUE_TMA(Cfg::kInputType, cls_); \
+      else TG_SM90_EPILOGUE_OTHER_TYPES(cls_);                                      \
+    }                                                                               \
   }
     constexpr unsigned kPlain = TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN);
     constexpr unsigned kBiasRelu = TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU);
@@ -88,15 +93,18 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
   /* FULL with C, under the wgmma of the unit's k-tile kCAheadTiles before its end: the first group
    * of C, requested into the buffers the epilogue will compute it in (row block 0, chunks
    * 0..group-1), while they idle (the last stores read them long ago). */
-  __device__ static void thread_load_c_ahead(const tg_problem &p, const Sm90OutMaps &out, uint32_t c_bar,
-                                             unsigned char *staging, uint32_t chunks, int64_t bat, int64_t tm,
-                                             int64_t tn, int wg_rows0, int warp) {
+  __device__ static void thread_load_c_ahead(const tg_problem &p, const Sm90OutMaps &out,
+                                             uint32_t c_bar, unsigned char *staging,
+                                             uint32_t chunks, int64_t bat, int64_t tm, int64_t tn,
+                                             int wg_rows0, int warp) {
     thread_bulk_wait_group_read<0>();
     const int es = p.d_type == TG_F32 ? 4 : 2, group = Tma::group_chunks(es);
-    const uint32_t buffer = (group > 1 ? 0 : chunks % Layout::kStagingBuffers) * Layout::kStagingBufferBytes;
-    Tma::thread_load_c_boxes(out.c, c_bar, thread_smem_address(staging) + buffer, group, Layout::kStagingBufferBytes,
-                             Layout::kStagingRowBytes / es, (int)(tn * BN),
-                             (int)(tm * BM) + wg_rows0 + Layout::kWarpRows * warp, p.batch_stride_c ? (int)bat : 0);
+    const uint32_t buffer =
+        (group > 1 ? 0 : chunks % Layout::kStagingBuffers) * Layout::kStagingBufferBytes;
+    Tma::thread_load_c_boxes(out.c, c_bar, thread_smem_address(staging) + buffer, group,
+                             Layout::kStagingBufferBytes, Layout::kStagingRowBytes / es,
+                             (int)(tn * BN), (int)(tm * BM) + wg_rows0 + Layout::kWarpRows * warp,
+                             p.batch_stride_c ? (int)bat : 0);
   }
 };
 

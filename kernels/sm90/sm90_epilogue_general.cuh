@@ -29,13 +29,14 @@ struct Sm90EpilogueGeneral {
    * in 64-byte rows), which spreads a write pass's four rows (per half warp, 8-byte stores) over
    * all banks; the two rows of a quarter warp in a read pass load their two units in opposite
    * order (the odd unit first on odd rows). */
-  __device__ static void warp_epilogue_general(const tg_problem &p, float (&acc)[kRowBlocks][kAcc], int64_t bat,
-                                               int64_t tm, int64_t tn, int wg_rows0, int warp, int lane,
-                                               unsigned char *staging) {
-    constexpr int kUnit = 16;                                        /* bytes of a vector */
-    constexpr int kChunkCols = kStagingRowBytes / sizeof(float);     /* 32 (16 in 64-byte rows) */
-    constexpr int kSwizzlePairs = kStagingRowBytes / kUnit / 2;      /* unit pairs per row: 4 (2) */
-    constexpr int kChunksPerRow = (BN + kChunkCols - 1) / kChunkCols; /* the last one part filled with a tail */
+  __device__ static void warp_epilogue_general(const tg_problem &p, float (&acc)[kRowBlocks][kAcc],
+                                               int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
+                                               int warp, int lane, unsigned char *staging) {
+    constexpr int kUnit = 16;                                    /* bytes of a vector */
+    constexpr int kChunkCols = kStagingRowBytes / sizeof(float); /* 32 (16 in 64-byte rows) */
+    constexpr int kSwizzlePairs = kStagingRowBytes / kUnit / 2;  /* unit pairs per row: 4 (2) */
+    constexpr int kChunksPerRow =
+        (BN + kChunkCols - 1) / kChunkCols; /* the last one part filled with a tail */
     constexpr int kSegmentsPerRow = kChunkCols / TG_EPILOGUE_VECTOR; /* 4 threads per row */
     constexpr int kRowsPerPass = TG_WARP_THREADS / kSegmentsPerRow;  /* 8 */
     static_assert(BN % TG_EPILOGUE_VECTOR == 0, "a tile row holds whole 8-column segments");
@@ -54,7 +55,8 @@ struct Sm90EpilogueGeneral {
 #pragma unroll
             for (int i = 0; i < 2; ++i) {
               const int r = g + 8 * i, unit = (2 * jj + t / 2) ^ (2 * (r % kSwizzlePairs));
-              *(float2 *)(staging + r * kStagingRowBytes + unit * kUnit + (t % 2) * sizeof(float2)) =
+              *(float2 *)(staging + r * kStagingRowBytes + unit * kUnit +
+                          (t % 2) * sizeof(float2)) =
                   make_float2(acc[rb][4 * j + 2 * i], acc[rb][4 * j + 2 * i + 1]);
             }
           }
@@ -63,13 +65,16 @@ struct Sm90EpilogueGeneral {
       const int rb = chunk / kChunksPerRow, c = chunk % kChunksPerRow;
       const int64_t row0 = tm * BM + wg_rows0 + rb * TG_SM90_WGMMA_M + Layout::kWarpRows * warp;
       const int64_t col = tn * BN + c * kChunkCols + seg * TG_EPILOGUE_VECTOR;
-      const bool in_tile = BN % kChunkCols == 0 || c * kChunkCols + seg * TG_EPILOGUE_VECTOR < BN; /* not past a tail */
+      const bool in_tile = BN % kChunkCols == 0 ||
+                           c * kChunkCols + seg * TG_EPILOGUE_VECTOR < BN; /* not past a tail */
 #pragma unroll 1
       for (int q = 0; q < Layout::kWarpRows / kRowsPerPass && in_tile; ++q) {
         const int r = q * kRowsPerPass + lane / kSegmentsPerRow, odd = r & 1;
         const unsigned char *src = staging + r * kStagingRowBytes;
-        const float4 x = *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
-        const float4 y = *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
+        const float4 x =
+            *(const float4 *)(src + ((2 * seg + odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
+        const float4 y =
+            *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
         const float4 lo = odd ? y : x, hi = odd ? x : y;
         const float v[TG_EPILOGUE_VECTOR] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
         thread_epilogue_store8(p, bat, row0 + r, col, v);

@@ -46,7 +46,8 @@ enum Sm90EpilogueClass {
 };
 #define TG_SM90_CLASS_BIT(cls) (1u << (unsigned)((cls) + 1))
 
-__host__ __device__ __forceinline__ bool sm90_tma_strides_ok(int64_t ld, int64_t batch_stride, int64_t es) {
+__host__ __device__ __forceinline__ bool sm90_tma_strides_ok(int64_t ld, int64_t batch_stride,
+                                                             int64_t es) {
   return ld * es < TG_TMA_MAX_STRIDE_BYTES && batch_stride * es < TG_TMA_MAX_STRIDE_BYTES;
 }
 
@@ -58,7 +59,8 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
     return TG_SM90_EPI_GENERAL;
   if (tg_epilogue_is_inline(p))
     return !p.has_bias && p.act == TG_ACT_NONE ? TG_SM90_EPI_PLAIN : TG_SM90_EPI_BIAS_RELU;
-  if (p.read_c && (p.c_type != p.d_type || p.align_c < 16 || !sm90_tma_strides_ok(p.ldc, p.batch_stride_c, es)))
+  if (p.read_c &&
+      (p.c_type != p.d_type || p.align_c < 16 || !sm90_tma_strides_ok(p.ldc, p.batch_stride_c, es)))
     return TG_SM90_EPI_GENERAL;
   if (p.has_bias && p.bias_type != p.d_type) return TG_SM90_EPI_GENERAL;
   return TG_SM90_EPI_FULL;
@@ -73,11 +75,12 @@ __host__ __device__ constexpr bool sm90_borrows_stage(int bm, int bn, int schedu
 
 /* The set a request runs. d_is_input_type: D has A's and B's element type (f16 or bf16);
  * split_full: the kernel has the RESID and ACT sets (sm90_borrows_stage); read_c: p reads C. */
-__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class, bool d_is_input_type, bool split_full,
-                                                          bool read_c) {
+__host__ __device__ __forceinline__ int sm90_epilogue_set(int epilogue_class, bool d_is_input_type,
+                                                          bool split_full, bool read_c) {
   if (epilogue_class == TG_SM90_EPI_FULL && d_is_input_type && split_full)
     return read_c ? TG_SM90_EPILOGUES_RESID : TG_SM90_EPILOGUES_ACT;
-  if (epilogue_class != TG_SM90_EPI_PLAIN && epilogue_class != TG_SM90_EPI_BIAS_RELU) return TG_SM90_EPILOGUES_REST;
+  if (epilogue_class != TG_SM90_EPI_PLAIN && epilogue_class != TG_SM90_EPI_BIAS_RELU)
+    return TG_SM90_EPILOGUES_REST;
   if (!d_is_input_type) return TG_SM90_EPILOGUES_CAST;
   return epilogue_class == TG_SM90_EPI_PLAIN ? TG_SM90_EPILOGUES_LEAN : TG_SM90_EPILOGUES_BIAS;
 }
@@ -91,7 +94,8 @@ __host__ __device__ constexpr unsigned sm90_compiled_sets(int bm, int bn, int sc
               : TG_SM90_SET_BIT(TG_SM90_EPILOGUES_BIAS) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_CAST) |
                     TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST) |
                     (sm90_borrows_stage(bm, bn, schedule == TG_SM90_PINGPONG)
-                         ? TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_ACT)
+                         ? TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID) |
+                               TG_SM90_SET_BIT(TG_SM90_EPILOGUES_ACT)
                          : 0u));
 }
 
@@ -159,7 +163,8 @@ struct Sm90EpilogueBias : Sm90EpilogueSetDefaults {
 /* PLAIN and BIAS_RELU into the two D types other than the inputs'. */
 struct Sm90EpilogueCast : Sm90EpilogueSetDefaults {
   static constexpr int kId = TG_SM90_EPILOGUES_CAST;
-  static constexpr unsigned kClasses = TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN) | TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU);
+  static constexpr unsigned kClasses =
+      TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN) | TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU);
   static constexpr int kDTypes = TG_SM90_D_OTHERS;
   static constexpr bool kLoadsTileBias = true;
 };
@@ -167,7 +172,8 @@ struct Sm90EpilogueCast : Sm90EpilogueSetDefaults {
 /* FULL into any float D, and GENERAL: everything the other sets leave. */
 struct Sm90EpilogueRest : Sm90EpilogueSetDefaults {
   static constexpr int kId = TG_SM90_EPILOGUES_REST;
-  static constexpr unsigned kClasses = TG_SM90_CLASS_BIT(TG_SM90_EPI_FULL) | TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL);
+  static constexpr unsigned kClasses =
+      TG_SM90_CLASS_BIT(TG_SM90_EPI_FULL) | TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL);
   static constexpr int kDTypes = TG_SM90_D_ALL;
   static constexpr bool kLoadsCAhead = true;
 };
@@ -218,21 +224,27 @@ struct Sm90EpilogueLayout {
    * side by side (buffer b of warp w at b · 8 KB + w · 2 KB of the warpgroup's staging), and one
    * thread stores the warpgroup's 64 rows as one box: a quarter of the TMA stores, each four times
    * the size, for two warpgroup barriers per pair of chunks. */
-  static constexpr int kWarpgroupStoreTileArea = TG_SM90_TWO_GROUP_TILE_AREA; /* 128×256 and 256×128 */
+  static constexpr int kWarpgroupStoreTileArea =
+      TG_SM90_TWO_GROUP_TILE_AREA; /* 128×256 and 256×128 */
   static constexpr bool kWarpgroupStores =
       !Cfg::kPingpong && Set::kStoresByWarpgroup && Cfg::kBM * kBN == kWarpgroupStoreTileArea;
   static constexpr int kWarpsPerGroup = TG_SM90_WARPS_PER_GROUP;
-  static constexpr int kStoreRows = kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
-  static constexpr int kBufferStride = kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
+  static constexpr int kStoreRows =
+      kWarpgroupStores ? kWarpsPerGroup * kWarpRows : kWarpRows; /* D's box */
+  static constexpr int kBufferStride =
+      kWarpgroupStores ? kWarpsPerGroup * kStagingBufferBytes : kStagingBufferBytes;
   static constexpr bool kTwoGroupTile = sm90_borrows_stage(Cfg::kBM, kBN, Cfg::kPingpong);
   static constexpr bool kBorrowStage = kTwoGroupTile && Set::kBorrowsStage;
   static constexpr bool kHoldSecondGroup = kTwoGroupTile && Set::kHoldsSecondGroup;
-  static constexpr int kHeldWordsPerChunk = TG_SM90_ROW_BYTES / 2 / 8 * 2; /* 64 columns: 8 blocks of 2 words */
+  static constexpr int kHeldWordsPerChunk =
+      TG_SM90_ROW_BYTES / 2 / 8 * 2; /* 64 columns: 8 blocks of 2 words */
   static constexpr int kHeldWords = kHoldSecondGroup ? kStagingBuffers * kHeldWordsPerChunk : 1;
   static constexpr int kTailChunkCols = 16;
   static constexpr int kTailCols = kBN % (kStagingRowBytes / 2);
-  static constexpr int kTailBufferBytes = kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
-  static constexpr int kStagingBytes = Cfg::kConsumerWarpsTotal * (kWarpStagingBytes + kTailBufferBytes);
+  static constexpr int kTailBufferBytes =
+      kTailCols ? kWarpRows * kTailCols * (int)sizeof(float) : 0;
+  static constexpr int kStagingBytes =
+      Cfg::kConsumerWarpsTotal * (kWarpStagingBytes + kTailBufferBytes);
   /* Per consumer warp, the tile of its next unit (batch, tile row, tile column), kept across the
    * epilogue (sm90_scheduler.cuh, warp_stash_next_tile). */
   static constexpr bool kStashNextTile = Cfg::Schedule::kStashesNextTile && Set::kStashesNextTile;
@@ -241,14 +253,19 @@ struct Sm90EpilogueLayout {
       kStashNextTile ? Cfg::kConsumerWarpsTotal * kNextTileWords * (int)sizeof(int64_t) : 0;
 
   static_assert(kTailCols == 0 || kTailCols == kTailChunkCols,
-                "a tile row ends in whole 128-byte staging chunks, then at most one tail chunk of 16 columns");
+                "a tile row ends in whole 128-byte staging chunks, then at most one tail chunk of "
+                "16 columns");
   static_assert(kTailCols == 0 || (Cfg::kBKMajor && !Cfg::kPingpong),
                 "a tile width with a tail chunk is built K-major and cooperative only");
   static_assert(!Cfg::kWideAcc || Set::kServesWideAcc,
-                "a kernel of over 128 accumulators per thread holds the LEAN epilogues only (it spills in the others)");
-  static_assert(!Set::kTwoGroupTilesOnly || kTwoGroupTile, "RESID and ACT are built for two-group tiles");
-  static_assert(!Set::kBorrowsStage || kBorrowStage, "RESID is built for tiles that borrow a stage");
-  static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0, "staging buffers must stay 1024-byte aligned (TMA swizzle)");
+                "a kernel of over 128 accumulators per thread holds the LEAN epilogues only (it "
+                "spills in the others)");
+  static_assert(!Set::kTwoGroupTilesOnly || kTwoGroupTile,
+                "RESID and ACT are built for two-group tiles");
+  static_assert(!Set::kBorrowsStage || kBorrowStage,
+                "RESID is built for tiles that borrow a stage");
+  static_assert(kStagingBufferBytes % TG_SM90_SWIZZLE_ATOM == 0,
+                "staging buffers must stay 1024-byte aligned (TMA swizzle)");
   static_assert(!kBorrowStage || !kWarpgroupStores, "a borrowed stage is staged in by warp");
   static_assert(!kBorrowStage || Cfg::kConsumerWarpsTotal * kWarpStagingBytes <= Cfg::kStageBytes,
                 "a borrowed stage holds both consumers' second group of staged chunks");

@@ -74,9 +74,10 @@ struct Sm90Staging {
    * Each step is one uniform branch around an unrolled pass, so the code holds each step once per
    * chunk, not every combination per pair. */
   template <int DT, int BLOCKS, bool TAIL>
-  __device__ static void chunk_full(const tg_problem &p, float (&v)[kAcc], int j0, bool read_c, bool bias_m,
-                                    const float (&row_bias)[2], const float (&bias)[BLOCKS][2],
-                                    const unsigned char *buffer, uint32_t buffer_smem, int lane) {
+  __device__ static void chunk_full(const tg_problem &p, float (&v)[kAcc], int j0, bool read_c,
+                                    bool bias_m, const float (&row_bias)[2],
+                                    const float (&bias)[BLOCKS][2], const unsigned char *buffer,
+                                    uint32_t buffer_smem, int lane) {
     if (read_c) {
       if constexpr (DT == TG_F32) {
 #pragma unroll
@@ -127,7 +128,8 @@ struct Sm90Staging {
    * (BIAS) and through ReLU (RELU, folded into the rounding), into the staging buffer (or the
    * tail buffer, TAIL) at buffer_smem. */
   template <int DT, int BLOCKS, bool TAIL, bool BIAS, bool RELU>
-  __device__ static void warp_stage_chunk_16bit(const float (&v)[kAcc], int j0, const float (&bias)[BLOCKS][2],
+  __device__ static void warp_stage_chunk_16bit(const float (&v)[kAcc], int j0,
+                                                const float (&bias)[BLOCKS][2],
                                                 uint32_t buffer_smem, int lane) {
     static_assert(BLOCKS % 2 == 0, "stmatrix x4 writes two 8-column blocks of 16 rows");
 #pragma unroll
@@ -142,7 +144,8 @@ struct Sm90Staging {
    * holds those of blocks j0..), through ReLU (RELU). */
   template <int DT, int BLOCKS, bool BIAS, bool RELU>
   __device__ static void thread_pack_blocks_16bit(const float (&v)[kAcc], int j0, int jj,
-                                                  const float (&bias)[BLOCKS][2], uint32_t (&x)[4]) {
+                                                  const float (&bias)[BLOCKS][2],
+                                                  uint32_t (&x)[4]) {
 #pragma unroll
     for (int m = 0; m < 4; ++m) {
       const int j = j0 + jj + m / 2, i = m % 2;
@@ -158,9 +161,10 @@ struct Sm90Staging {
   /* A held chunk: chunk q (of the group) of a row block's accumulators v, from block j0, into the
    * held words, as warp_stage_chunk_16bit would hand them to stmatrix. */
   template <int DT, int BLOCKS, bool BIAS, bool RELU>
-  __device__ static void thread_hold_chunk(const float (&v)[kAcc], int j0, int q, const float (&bias)[BLOCKS][2],
-                                           Held &held) {
-    static_assert(BLOCKS * 2 == Layout::kHeldWordsPerChunk, "a held chunk is two words per 8-column block");
+  __device__ static void thread_hold_chunk(const float (&v)[kAcc], int j0, int q,
+                                           const float (&bias)[BLOCKS][2], Held &held) {
+    static_assert(BLOCKS * 2 == Layout::kHeldWordsPerChunk,
+                  "a held chunk is two words per 8-column block");
 #pragma unroll
     for (int jj = 0; jj < BLOCKS; jj += 2) {
       uint32_t x[4];
@@ -174,14 +178,17 @@ struct Sm90Staging {
    * the staging buffer (or the tail buffer, TAIL) at buffer / buffer_smem in D's type DT; C (FULL)
    * waits there already. bias: the chunk's pairs along n. */
   template <int DT, int EPI, int BLOCKS, bool TAIL>
-  __device__ static void warp_stage_chunk(const tg_problem &p, float (&v)[kAcc], int j0, bool read_c, bool bias_m,
-                                          const float (&row_bias)[2], const float (&bias)[BLOCKS][2],
-                                          unsigned char *buffer, uint32_t buffer_smem, int lane) {
+  __device__ static void warp_stage_chunk(const tg_problem &p, float (&v)[kAcc], int j0,
+                                          bool read_c, bool bias_m, const float (&row_bias)[2],
+                                          const float (&bias)[BLOCKS][2], unsigned char *buffer,
+                                          uint32_t buffer_smem, int lane) {
     constexpr bool PLAIN = EPI == TG_SM90_EPI_PLAIN, FULL = EPI == TG_SM90_EPI_FULL;
     if constexpr (FULL)
-      chunk_full<DT, BLOCKS, TAIL>(p, v, j0, read_c, bias_m, row_bias, bias, buffer, buffer_smem, lane);
+      chunk_full<DT, BLOCKS, TAIL>(p, v, j0, read_c, bias_m, row_bias, bias, buffer, buffer_smem,
+                                   lane);
     if constexpr (DT != TG_F32 && EPI == TG_SM90_EPI_BIAS_RELU) {
-      if (p.act == TG_ACT_RELU) warp_stage_chunk_16bit<DT, BLOCKS, TAIL, true, true>(v, j0, bias, buffer_smem, lane);
+      if (p.act == TG_ACT_RELU)
+        warp_stage_chunk_16bit<DT, BLOCKS, TAIL, true, true>(v, j0, bias, buffer_smem, lane);
       else warp_stage_chunk_16bit<DT, BLOCKS, TAIL, true, false>(v, j0, bias, buffer_smem, lane);
     } else if constexpr (DT != TG_F32) {
       warp_stage_chunk_16bit<DT, BLOCKS, TAIL, false, false>(v, j0, bias, buffer_smem, lane);

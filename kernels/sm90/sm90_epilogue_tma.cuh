@@ -36,10 +36,13 @@ struct Sm90EpilogueTma {
   typedef Sm90Staging<Cfg, Set> Staging;
   typedef typename Staging::Held Held;
   static constexpr int BM = Cfg::kBM, BN = Cfg::kBN, kRowBlocks = Cfg::kRowBlocks, kAcc = Cfg::kAcc;
-  static constexpr int kStagingRowBytes = Layout::kStagingRowBytes, kStagingBuffers = Layout::kStagingBuffers;
-  static constexpr int kStagingBufferBytes = Layout::kStagingBufferBytes, kBufferStride = Layout::kBufferStride;
+  static constexpr int kStagingRowBytes = Layout::kStagingRowBytes,
+                       kStagingBuffers = Layout::kStagingBuffers;
+  static constexpr int kStagingBufferBytes = Layout::kStagingBufferBytes,
+                       kBufferStride = Layout::kBufferStride;
   static constexpr int kWarpRows = Layout::kWarpRows, kTailCols = Layout::kTailCols;
-  static constexpr bool kWarpgroupStores = Layout::kWarpgroupStores, kHoldSecondGroup = Layout::kHoldSecondGroup;
+  static constexpr bool kWarpgroupStores = Layout::kWarpgroupStores,
+                        kHoldSecondGroup = Layout::kHoldSecondGroup;
   static constexpr bool kBorrowStage = Layout::kBorrowStage;
 
   /* BIAS_RELU into 16-bit D: the tile's bias along n, loaded at the end of the mainloop, under
@@ -54,7 +57,8 @@ struct Sm90EpilogueTma {
   /* Only the sets that run BIAS_RELU into 16-bit D load it; saying so at compile time keeps the
    * loader out of the others' code. */
   __device__ static bool tile_bias_wanted(const tg_problem &p) {
-    return Set::kLoadsTileBias && p.d_type != TG_F32 && sm90_epilogue_class(p) == TG_SM90_EPI_BIAS_RELU;
+    return Set::kLoadsTileBias && p.d_type != TG_F32 &&
+           sm90_epilogue_class(p) == TG_SM90_EPI_BIAS_RELU;
   }
   __device__ static void thread_load_tile_bias(const tg_problem &p, int64_t tn, int lane,
                                                uint32_t (&word)[kBiasWords]) {
@@ -75,7 +79,8 @@ struct Sm90EpilogueTma {
 #pragma unroll
     for (int j = 0; j < kBiasWords; ++j) {
       const int64_t x = col0 + 8 * j;
-      const uint32_t lo = __ldg(bias + (x < last ? x : last)), hi = __ldg(bias + (x + 1 < last ? x + 1 : last));
+      const uint32_t lo = __ldg(bias + (x < last ? x : last)),
+                     hi = __ldg(bias + (x + 1 < last ? x + 1 : last));
       word[j] = lo | hi << 16;
     }
   }
@@ -91,11 +96,13 @@ struct Sm90EpilogueTma {
   /* FULL: the copy engine loads `boxes` boxes of C through map_c (box_bytes each: columns col0 +
    * q·box_cols, rows row0..row0 + 15) into consecutive buffers from `buffer_smem` on; the warp
    * then waits on c_bar (warp_wait_c). The buffers must be free (their stores' reads done). */
-  __device__ static void thread_load_c_boxes(const CUtensorMap *map_c, uint32_t c_bar, uint32_t buffer_smem, int boxes,
-                                             uint32_t box_bytes, int box_cols, int col0, int row0, int bat_c) {
+  __device__ static void thread_load_c_boxes(const CUtensorMap *map_c, uint32_t c_bar,
+                                             uint32_t buffer_smem, int boxes, uint32_t box_bytes,
+                                             int box_cols, int col0, int row0, int bat_c) {
     thread_mbarrier_arrive_expect_tx(c_bar, boxes * box_bytes);
     for (int q = 0; q < boxes; ++q)
-      thread_tma_load_3d(buffer_smem + q * box_bytes, map_c, c_bar, col0 + q * box_cols, row0, bat_c);
+      thread_tma_load_3d(buffer_smem + q * box_bytes, map_c, c_bar, col0 + q * box_cols, row0,
+                         bat_c);
   }
   /* The wait for this warp's C load on c_bar; `loads` counts them (the barrier's parity). */
   __device__ static void warp_wait_c(uint32_t c_bar, uint32_t &loads) {
@@ -108,8 +115,9 @@ struct Sm90EpilogueTma {
    * by warp 0's lane 0 once every warp's writes are visible to the copy engine; otherwise the
    * warp's own boxes of 16 rows, by its lane 0. */
   template <bool BY_WARPGROUP>
-  __device__ static void store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes, uint32_t box_bytes,
-                                       int box_cols, int col0, int row0, int bat, int cw, int warp, int lane) {
+  __device__ static void store_d_boxes(const CUtensorMap *map_d, uint32_t first_smem, int boxes,
+                                       uint32_t box_bytes, int box_cols, int col0, int row0,
+                                       int bat, int cw, int warp, int lane) {
     thread_fence_proxy_async_shared();
     if constexpr (BY_WARPGROUP) block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
     else __syncwarp();
@@ -125,8 +133,8 @@ struct Sm90EpilogueTma {
    * that last left them) and out by TMA, as the epilogue stores a group. It runs inside the next
    * unit's first k-tile, in the mainloop's own control flow: from the epilogue, every form of such
    * a head start made ptxas serialize the kernel's wgmma. */
-  __device__ static void warpgroup_store_held(const Sm90OutMaps &out, Held &held, unsigned char *staging, int cw,
-                                              int warp, int lane) {
+  __device__ static void warpgroup_store_held(const Sm90OutMaps &out, Held &held,
+                                              unsigned char *staging, int cw, int warp, int lane) {
     constexpr int kChunkCols = kStagingRowBytes / 2;
     const uint32_t own_smem = thread_smem_address(staging);
     if constexpr (kWarpgroupStores) {
@@ -142,17 +150,19 @@ struct Sm90EpilogueTma {
       for (int jj = 0; jj < Layout::kHeldWordsPerChunk / 2; jj += 2) {
         const uint32_t *w = held.w + q * Layout::kHeldWordsPerChunk + 2 * jj;
         const uint32_t x[4] = {w[0], w[1], w[2], w[3]};
-        warp_stmatrix_x4(own_smem + q * kBufferStride + Staging::template stmatrix_offset<false>(lane, jj), x);
+        warp_stmatrix_x4(
+            own_smem + q * kBufferStride + Staging::template stmatrix_offset<false>(lane, jj), x);
       }
-    store_d_boxes<kWarpgroupStores>(out.d, own_smem, kStagingBuffers, kBufferStride, kChunkCols, held.col0, held.row0,
-                                    held.bat, cw, warp, lane);
+    store_d_boxes<kWarpgroupStores>(out.d, own_smem, kStagingBuffers, kBufferStride, kChunkCols,
+                                    held.col0, held.row0, held.bat, cw, warp, lane);
     held.pending = false;
   }
 
   /* The bias pairs of BLOCKS 8-column blocks from j0 (column col0 + 2t of the first): those of
    * BIAS_RELU into 16-bit D came with the mainloop (bias_words); the others are loaded here. */
   template <int DT, int EPI, int BLOCKS>
-  __device__ static void thread_chunk_bias(const tg_problem &p, const uint32_t (&bias_words)[kBiasWords], int j0,
+  __device__ static void thread_chunk_bias(const tg_problem &p,
+                                           const uint32_t (&bias_words)[kBiasWords], int j0,
                                            int64_t col0, float (&bias)[BLOCKS][2]) {
     if constexpr (DT != TG_F32 && EPI == TG_SM90_EPI_BIAS_RELU) {
 #pragma unroll
@@ -177,22 +187,27 @@ struct Sm90EpilogueTma {
    * second group apart: held in registers (kHoldSecondGroup), or staged in the borrowed stage
    * (BORROW: `borrowed`, this warp's part of it, when the unit borrowed one). */
   template <int DT, int EPI, bool BORROW>
-  __device__ static void epilogue_tma(const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
-                                      const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm,
-                                      int64_t tn, int wg_rows0, int warp, int lane, unsigned char *staging,
-                                      unsigned char *borrowed, unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
+  __device__ static void epilogue_tma(const tg_problem &p, const Sm90OutMaps &out,
+                                      float (&acc)[kRowBlocks][kAcc],
+                                      const uint32_t (&bias_words)[kBiasWords], int64_t bat,
+                                      int64_t tm, int64_t tn, int wg_rows0, int warp, int lane,
+                                      unsigned char *staging, unsigned char *borrowed,
+                                      unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
                                       uint32_t &c_loads, bool c_loaded, Held &held) {
     constexpr bool FULL = EPI == TG_SM90_EPI_FULL;
-    constexpr int ES = DT == TG_F32 ? 4 : 2;               /* bytes per element of D */
-    constexpr int kChunkCols = kStagingRowBytes / ES;      /* D columns per chunk */
-    constexpr int kBlocksPerChunk = kChunkCols / 8;        /* 8-column accumulator blocks j */
-    constexpr int kChunks = BN / kChunkCols;               /* whole chunks per tile row */
+    constexpr int ES = DT == TG_F32 ? 4 : 2;          /* bytes per element of D */
+    constexpr int kChunkCols = kStagingRowBytes / ES; /* D columns per chunk */
+    constexpr int kBlocksPerChunk = kChunkCols / 8;   /* 8-column accumulator blocks j */
+    constexpr int kChunks = BN / kChunkCols;          /* whole chunks per tile row */
     constexpr int kTailBlocks = kTailCols / 8;
-    static_assert(BN == kChunks * kChunkCols + kTailCols, "a tile row holds whole staging chunks and its tail");
-    static_assert(EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU || EPI == TG_SM90_EPI_FULL,
-                  "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
+    static_assert(BN == kChunks * kChunkCols + kTailCols,
+                  "a tile row holds whole staging chunks and its tail");
+    static_assert(
+        EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU || EPI == TG_SM90_EPI_FULL,
+        "epilogue_tma serves the PLAIN, BIAS_RELU and FULL classes");
     constexpr int kGroup = group_chunks(ES);
-    static_assert(!kWarpgroupStores || kGroup == kStagingBuffers, "a warpgroup fills and stores both its buffers at once");
+    static_assert(!kWarpgroupStores || kGroup == kStagingBuffers,
+                  "a warpgroup fills and stores both its buffers at once");
     /* 16-bit D: two groups of chunks, the first in the staging buffers, the second held in
      * registers (kHoldSecondGroup: LEAN, BIAS) or in the borrowed stage, if any (BORROW: RESID). */
     constexpr bool kTwoGroups = kRowBlocks * kChunks == 2 * kGroup;
@@ -205,7 +220,7 @@ struct Sm90EpilogueTma {
     }
     const bool read_c = FULL && p.read_c;
     const bool bias_m = FULL && p.has_bias && p.bias_along_m; /* one bias value per row */
-    const int bat_c = p.batch_stride_c ? (int)bat : 0;      /* a shared C is one batch */
+    const int bat_c = p.batch_stride_c ? (int)bat : 0;        /* a shared C is one batch */
     const int g = lane / 4, t = lane % 4;
     const int cw = wg_rows0 / Cfg::kWgRows; /* the consumer warpgroup (cooperative) */
     const uint32_t own_smem = thread_smem_address(staging);
@@ -214,17 +229,20 @@ struct Sm90EpilogueTma {
      * now), is waited for first, so that the two loads take the warp's barrier in turn. */
     const bool borrow_c = BORROW && kTwoGroups && read_c && borrowed != nullptr;
     if (borrow_c) {
-      constexpr int kRb1 = kGroup / kChunks, kC1 = kGroup % kChunks; /* the second group's first chunk */
+      constexpr int kRb1 = kGroup / kChunks,
+                    kC1 = kGroup % kChunks; /* the second group's first chunk */
       const int row0 = (int)(tm * BM) + wg_rows0 + kWarpRows * warp;
       if (lane == 0 && !c_loaded) {
         thread_bulk_wait_group_read<0>();
-        thread_load_c_boxes(out.c, c_bar, own_smem, kGroup, kStagingBufferBytes, kChunkCols, (int)(tn * BN), row0, bat_c);
+        thread_load_c_boxes(out.c, c_bar, own_smem, kGroup, kStagingBufferBytes, kChunkCols,
+                            (int)(tn * BN), row0, bat_c);
       }
       warp_wait_c(c_bar, c_loads);
       block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
       if (lane == 0)
-        thread_load_c_boxes(out.c, c_bar, thread_smem_address(borrowed), kGroup, kStagingBufferBytes, kChunkCols,
-                            (int)(tn * BN) + kC1 * kChunkCols, row0 + kRb1 * TG_SM90_WGMMA_M, bat_c);
+        thread_load_c_boxes(out.c, c_bar, thread_smem_address(borrowed), kGroup,
+                            kStagingBufferBytes, kChunkCols, (int)(tn * BN) + kC1 * kChunkCols,
+                            row0 + kRb1 * TG_SM90_WGMMA_M, bat_c);
     }
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb) {
@@ -240,7 +258,8 @@ struct Sm90EpilogueTma {
 #pragma unroll
       for (int c = 0; c < kChunks; ++c, ++chunks) {
         const int col0 = (int)(tn * BN) + c * kChunkCols;
-        const uint32_t buffer = (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
+        const uint32_t buffer =
+            (kGroup > 1 ? c % kGroup : chunks % kStagingBuffers) * kBufferStride;
         if constexpr (kHoldSecondGroup && DT != TG_F32) {
           static_assert(kTwoGroups && (EPI == TG_SM90_EPI_PLAIN || EPI == TG_SM90_EPI_BIAS_RELU),
                         "the held group is the plain or bias+ReLU epilogue's second");
@@ -250,14 +269,14 @@ struct Sm90EpilogueTma {
             if constexpr (EPI == TG_SM90_EPI_BIAS_RELU) {
               thread_chunk_bias<DT, EPI>(p, bias_words, c * kBlocksPerChunk, col0 + 2 * t, bias);
               if (p.act == TG_ACT_RELU)
-                Staging::template thread_hold_chunk<DT, kBlocksPerChunk, true, true>(acc[rb], c * kBlocksPerChunk,
-                                                                                     c % kGroup, bias, held);
+                Staging::template thread_hold_chunk<DT, kBlocksPerChunk, true, true>(
+                    acc[rb], c * kBlocksPerChunk, c % kGroup, bias, held);
               else
-                Staging::template thread_hold_chunk<DT, kBlocksPerChunk, true, false>(acc[rb], c * kBlocksPerChunk,
-                                                                                      c % kGroup, bias, held);
+                Staging::template thread_hold_chunk<DT, kBlocksPerChunk, true, false>(
+                    acc[rb], c * kBlocksPerChunk, c % kGroup, bias, held);
             } else {
-              Staging::template thread_hold_chunk<DT, kBlocksPerChunk, false, false>(acc[rb], c * kBlocksPerChunk,
-                                                                                     c % kGroup, bias, held);
+              Staging::template thread_hold_chunk<DT, kBlocksPerChunk, false, false>(
+                  acc[rb], c * kBlocksPerChunk, c % kGroup, bias, held);
             }
             if (c % kGroup == kGroup - 1) {
               held.row0 = row0;
@@ -269,7 +288,8 @@ struct Sm90EpilogueTma {
           }
         }
         /* The second group goes to the borrowed stage, if any. */
-        const bool to_borrowed = BORROW && kTwoGroups && (rb * kChunks + c) / kGroup == 1 && borrowed != nullptr;
+        const bool to_borrowed =
+            BORROW && kTwoGroups && (rb * kChunks + c) / kGroup == 1 && borrowed != nullptr;
         unsigned char *const staging_here = to_borrowed ? borrowed : staging;
         const uint32_t staging_smem = to_borrowed ? thread_smem_address(borrowed) : own_smem;
         /* The chunk's bias pairs, before the wait below, to overlap it. */
@@ -282,8 +302,10 @@ struct Sm90EpilogueTma {
           if (to_borrowed) {
             /* (RESID always reads C, so borrow_c saw to the stage above; this barrier stands for a
              * borrowing set without C, of which there is none now.) */
-            if (!borrow_c) block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
-          } else if (!borrow_c) { /* (with borrow_c, the first group's buffers were seen to above) */
+            if (!borrow_c)
+              block_named_barrier(TG_SM90_BORROW_BARRIER, TG_SM90_CONSUMERS * TG_SM90_WARPGROUP);
+          } else if (
+              !borrow_c) { /* (with borrow_c, the first group's buffers were seen to above) */
             if constexpr (kWarpgroupStores) {
               if (warp == 0 && lane == 0) thread_bulk_wait_group_read<0>();
               block_named_barrier(TG_SM90_STORE_BARRIER + cw, TG_SM90_WARPGROUP);
@@ -294,8 +316,8 @@ struct Sm90EpilogueTma {
           if (read_c && (to_borrowed || !borrow_c)) {
             /* Requested now unless it came during the mainloop (the first group) or above (borrow_c). */
             if (lane == 0 && !(c_loaded && rb == 0 && c == 0) && !borrow_c)
-              thread_load_c_boxes(out.c, c_bar, staging_smem + buffer, kGroup, kStagingBufferBytes, kChunkCols, col0,
-                                  row0, bat_c);
+              thread_load_c_boxes(out.c, c_bar, staging_smem + buffer, kGroup, kStagingBufferBytes,
+                                  kChunkCols, col0, row0, bat_c);
             warp_wait_c(c_bar, c_loads);
           }
           __syncwarp();
@@ -305,9 +327,9 @@ struct Sm90EpilogueTma {
             staging_smem + buffer, lane);
         if (c % kGroup != kGroup - 1) continue; /* the group's next chunk, into the next buffer */
         /* The group's first chunk, c - (kGroup - 1), sits in buffer 0 (just `buffer` when kGroup is 1). */
-        store_d_boxes<kWarpgroupStores>(out.d, staging_smem + buffer - (kGroup - 1) * kBufferStride, kGroup,
-                                        kBufferStride, kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat,
-                                        cw, warp, lane);
+        store_d_boxes<kWarpgroupStores>(
+            out.d, staging_smem + buffer - (kGroup - 1) * kBufferStride, kGroup, kBufferStride,
+            kChunkCols, col0 - (kGroup - 1) * kChunkCols, row0, (int)bat, cw, warp, lane);
       }
       if constexpr (kTailCols > 0) {
         /* The tail: its own buffer, whose last store (at most the last-but-one bulk group: the
@@ -319,13 +341,17 @@ struct Sm90EpilogueTma {
         thread_chunk_bias<DT, EPI>(p, bias_words, kChunks * kBlocksPerChunk, col0 + 2 * t, bias);
         if (lane == 0) thread_bulk_wait_group_read<1>();
         if (read_c) {
-          if (lane == 0) thread_load_c_boxes(out.c_tail, c_bar, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0, bat_c);
+          if (lane == 0)
+            thread_load_c_boxes(out.c_tail, c_bar, tail_smem, 1, kTailBoxBytes, kTailCols, col0,
+                                row0, bat_c);
           warp_wait_c(c_bar, c_loads);
         }
         __syncwarp();
-        Staging::template warp_stage_chunk<DT, EPI, kTailBlocks, true>(p, acc[rb], kChunks * kBlocksPerChunk, read_c,
-                                                                       bias_m, row_bias, bias, tail, tail_smem, lane);
-        store_d_boxes<false>(out.d_tail, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0, (int)bat, cw, warp, lane);
+        Staging::template warp_stage_chunk<DT, EPI, kTailBlocks, true>(
+            p, acc[rb], kChunks * kBlocksPerChunk, read_c, bias_m, row_bias, bias, tail, tail_smem,
+            lane);
+        store_d_boxes<false>(out.d_tail, tail_smem, 1, kTailBoxBytes, kTailCols, col0, row0,
+                             (int)bat, cw, warp, lane);
       }
     }
   }

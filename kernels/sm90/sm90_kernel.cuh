@@ -55,28 +55,35 @@ struct Sm90Kernel {
   typedef typename Scheduler::Grid Grid;
   typedef typename Epilogue::Held Held;
   static constexpr int BM = Config::kBM, BN = Config::kBN, STAGES = Config::kStages;
-  static constexpr int kRowBlocks = Config::kRowBlocks, kAcc = Config::kAcc, kStageBytes = Config::kStageBytes;
+  static constexpr int kRowBlocks = Config::kRowBlocks, kAcc = Config::kAcc,
+                       kStageBytes = Config::kStageBytes;
   static constexpr int kThreads = Config::kThreads;
 
   /* Shared memory, from a 1024-byte aligned base: the operand stages, the epilogue's staging
    * buffers, the full and empty barrier of every stage, one barrier per consumer warp for the C
    * it loads by TMA, and the consumer warps' next tiles (kStashNextTile). */
-  static constexpr int kBarrierBytes = (2 * STAGES + Config::kConsumerWarpsTotal) * TG_SM90_MBARRIER_BYTES;
-  static constexpr int kSmemBytes =
-      TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes + Layout::kStagingBytes + kBarrierBytes + Layout::kNextTileBytes;
-  static_assert(kSmemBytes <= TG_SM90_MAX_SMEM_BYTES, "shared memory of one CTA exceeds the sm_90 limit");
+  static constexpr int kBarrierBytes =
+      (2 * STAGES + Config::kConsumerWarpsTotal) * TG_SM90_MBARRIER_BYTES;
+  static constexpr int kSmemBytes = TG_SM90_SWIZZLE_ATOM + STAGES * kStageBytes +
+                                    Layout::kStagingBytes + kBarrierBytes + Layout::kNextTileBytes;
+  static_assert(kSmemBytes <= TG_SM90_MAX_SMEM_BYTES,
+                "shared memory of one CTA exceeds the sm_90 limit");
 
   /* stage_bytes: what a stage's loads deliver to this CTA, kStageBytes unless an operand's box
    * is cut short (sm90_box_rows). */
-  __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, uint32_t stage_bytes, const CUtensorMap *map_a,
-                             const CUtensorMap *map_b, const Sm90OutMaps &out) {
+  __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, uint32_t stage_bytes,
+                             const CUtensorMap *map_a, const CUtensorMap *map_b,
+                             const Sm90OutMaps &out) {
     extern __shared__ unsigned char smem_raw[];
     const uint32_t raw = thread_smem_address(smem_raw);
     const uint32_t base = (raw + TG_SM90_SWIZZLE_ATOM - 1) & ~(uint32_t)(TG_SM90_SWIZZLE_ATOM - 1);
-    const uint32_t full = base + STAGES * kStageBytes + Layout::kStagingBytes; /* full[s]: tile s landed */
-    const uint32_t empty = full + STAGES * TG_SM90_MBARRIER_BYTES;              /* empty[s]: tile s consumed */
-    const uint32_t c_landed = empty + STAGES * TG_SM90_MBARRIER_BYTES;          /* [w]: consumer warp w's C landed */
-    const uint32_t next_tiles = c_landed + Config::kConsumerWarpsTotal * TG_SM90_MBARRIER_BYTES; /* [w]: warp w's next tile */
+    const uint32_t full =
+        base + STAGES * kStageBytes + Layout::kStagingBytes;       /* full[s]: tile s landed */
+    const uint32_t empty = full + STAGES * TG_SM90_MBARRIER_BYTES; /* empty[s]: tile s consumed */
+    const uint32_t c_landed =
+        empty + STAGES * TG_SM90_MBARRIER_BYTES; /* [w]: consumer warp w's C landed */
+    const uint32_t next_tiles = c_landed + Config::kConsumerWarpsTotal *
+                                               TG_SM90_MBARRIER_BYTES; /* [w]: warp w's next tile */
     const int wg = threadIdx.x / TG_SM90_WARPGROUP;
     const int rank = Config::kCluster > 1 ? (int)thread_cluster_rank() : 0;
 
@@ -85,7 +92,8 @@ struct Sm90Kernel {
         thread_mbarrier_init(full + TG_SM90_MBARRIER_BYTES * s, 1);
         thread_mbarrier_init(empty + TG_SM90_MBARRIER_BYTES * s, Config::kEmptyArrivals);
       }
-      for (int w = 0; w < Config::kConsumerWarpsTotal; ++w) thread_mbarrier_init(c_landed + TG_SM90_MBARRIER_BYTES * w, 1);
+      for (int w = 0; w < Config::kConsumerWarpsTotal; ++w)
+        thread_mbarrier_init(c_landed + TG_SM90_MBARRIER_BYTES * w, 1);
       thread_fence_barrier_init();
     }
     if constexpr (Config::kCluster > 1) block_cluster_sync(); /* partners' barriers exist */
@@ -95,7 +103,8 @@ struct Sm90Kernel {
     if (wg == 0) {
       /* Producer: one thread keeps the stages full. */
       warpgroup_setmaxnreg_dec<Config::kProducerRegs>();
-      if (threadIdx.x == 0) Mainloop::thread_produce(p, sk, stage_bytes, map_a, map_b, base, full, empty, g, rank);
+      if (threadIdx.x == 0)
+        Mainloop::thread_produce(p, sk, stage_bytes, map_a, map_b, base, full, empty, g, rank);
     } else {
       /* Consumers. Cooperative: warpgroup cw owns rows [cw·kWgRows, (cw+1)·kWgRows) of every tile.
        * Pingpong: warpgroup cw owns every other tile, starting with the cw-th, and skips the
@@ -104,47 +113,58 @@ struct Sm90Kernel {
        * epilogue. */
       warpgroup_setmaxnreg_inc<Config::kConsumerRegs>();
       const int cw = wg - 1;
-      const int warp = (threadIdx.x / TG_WARP_THREADS) % TG_SM90_WARPS_PER_GROUP, lane = threadIdx.x % TG_WARP_THREADS;
+      const int warp = (threadIdx.x / TG_WARP_THREADS) % TG_SM90_WARPS_PER_GROUP,
+                lane = threadIdx.x % TG_WARP_THREADS;
       const int wg_rows0 = Config::kPingpong ? 0 : cw * Config::kWgRows;
       const int64_t wg_first = Config::Schedule::consumer_first(g.first, g.step, cw);
       const int64_t wg_step = Config::Schedule::consumer_step(g.step);
-      uint32_t it = Config::kPingpong ? cw * g.k_tiles : 0; /* stages waited on: the stage and its phase */
+      uint32_t it =
+          Config::kPingpong ? cw * g.k_tiles : 0; /* stages waited on: the stage and its phase */
       uint32_t chunks = 0;  /* staging chunks this warp has stored: picks the buffer */
       uint32_t c_loads = 0; /* C loads this warp has waited for: the barrier's parity */
       const int warp_index = cw * TG_SM90_WARPS_PER_GROUP + warp; /* among the consumer warps */
       const uint32_t c_bar = c_landed + TG_SM90_MBARRIER_BYTES * warp_index;
-      int64_t *const next_tile =
-          (int64_t *)(smem_raw + (next_tiles - raw) + warp_index * Layout::kNextTileWords * sizeof(int64_t));
-      unsigned char *staging = smem_raw + (base - raw) + STAGES * kStageBytes +
-                               (Layout::kWarpgroupStores ? cw * Layout::kWarpsPerGroup * Layout::kWarpStagingBytes +
-                                                               warp * Layout::kStagingBufferBytes
-                                                         : warp_index * Layout::kWarpStagingBytes);
-      unsigned char *tail = smem_raw + (base - raw) + STAGES * kStageBytes +
-                            Config::kConsumerWarpsTotal * Layout::kWarpStagingBytes +
-                            warp_index * Layout::kTailBufferBytes; /* the tail chunk's buffer, if any */
-      WorkList work = Scheduler::work_list(sk, g.items, g.k_tiles, g.first, g.step, wg_first, wg_step);
+      int64_t *const next_tile = (int64_t *)(smem_raw + (next_tiles - raw) +
+                                             warp_index * Layout::kNextTileWords * sizeof(int64_t));
+      unsigned char *staging =
+          smem_raw + (base - raw) + STAGES * kStageBytes +
+          (Layout::kWarpgroupStores ? cw * Layout::kWarpsPerGroup * Layout::kWarpStagingBytes +
+                                          warp * Layout::kStagingBufferBytes
+                                    : warp_index * Layout::kWarpStagingBytes);
+      unsigned char *tail =
+          smem_raw + (base - raw) + STAGES * kStageBytes +
+          Config::kConsumerWarpsTotal * Layout::kWarpStagingBytes +
+          warp_index * Layout::kTailBufferBytes; /* the tail chunk's buffer, if any */
+      WorkList work =
+          Scheduler::work_list(sk, g.items, g.k_tiles, g.first, g.step, wg_first, wg_step);
       /* Descriptors of this warpgroup's A rows and of B in stage 0, split into the high word (the
        * same for both) and the low words, to which stage and k steps add (ptx_sm90.cuh). */
-      const uint64_t desc_a = thread_wgmma_descriptor(base + wg_rows0 * TG_SM90_ROW_BYTES, TG_SM90_BOX_BYTES,
+      const uint64_t desc_a = thread_wgmma_descriptor(base + wg_rows0 * TG_SM90_ROW_BYTES,
+                                                      TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM);
+      const uint64_t desc_b = thread_wgmma_descriptor(base + Config::kTileABytes, TG_SM90_BOX_BYTES,
                                                       TG_SM90_SWIZZLE_ATOM);
-      const uint64_t desc_b = thread_wgmma_descriptor(base + Config::kTileABytes, TG_SM90_BOX_BYTES, TG_SM90_SWIZZLE_ATOM);
       const uint64_t desc_hi = desc_a & TG_WGMMA_DESC_HIGH_MASK;
       uint32_t desc_a_lo = (uint32_t)desc_a, desc_b_lo = (uint32_t)desc_b;
       if constexpr (Epilogues::kOpaqueDescriptors) asm("" : "+r"(desc_a_lo), "+r"(desc_b_lo));
       /* FULL with C: each warp's first group of C is loaded during the mainloop's last k-tiles. */
-      const bool c_ahead = Epilogues::kLoadsCAhead && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
+      const bool c_ahead =
+          Epilogues::kLoadsCAhead && sm90_epilogue_class(p) == TG_SM90_EPI_FULL && p.read_c;
       const bool tile_bias = Epilogue::tile_bias_wanted(p);
       Held held;
       held.pending = false;
       bool stashed = false; /* the unit's tile waits in next_tile */
-      bool owed = false;    /* the last unit's borrowed stage still owes its storing threads' release */
+      bool owed =
+          false; /* the last unit's borrowed stage still owes its storing threads' release */
       for (Unit u; work.next(u);) {
         int64_t bat, tm, tn;
-        if (Layout::kStashNextTile && stashed) Scheduler::warp_read_next_tile(next_tile, &bat, &tm, &tn);
+        if (Layout::kStashNextTile && stashed)
+          Scheduler::warp_read_next_tile(next_tile, &bat, &tm, &tn);
         else Scheduler::tile_coords(u.item, g.m_items, g.n_items, g.narrow, rank, &bat, &tm, &tn);
         const bool c_loaded = c_ahead && u.kt_begin == 0 && tm * BM < p.m && tn * BN < p.n;
         const int c_ahead_kt =
-            c_loaded ? (u.kt_end - Epilogue::kCAheadTiles > 0 ? u.kt_end - Epilogue::kCAheadTiles : 0) : -1;
+            c_loaded
+                ? (u.kt_end - Epilogue::kCAheadTiles > 0 ? u.kt_end - Epilogue::kCAheadTiles : 0)
+                : -1;
         float acc[kRowBlocks][kAcc];
 
         Mainloop::warpgroup_wait_turn(u.item, g.first, cw);
@@ -162,7 +182,8 @@ struct Sm90Kernel {
             for (int rb = 0; rb < kRowBlocks; ++rb) {
               /* K-major A: the block's 64 rows; MN-major A: its 64-column box. */
               const uint32_t da =
-                  da0 + ((rb * TG_SM90_WGMMA_M * TG_SM90_ROW_BYTES + ks * Config::kAStep) >> TG_WGMMA_DESC_UNIT_SHIFT);
+                  da0 + ((rb * TG_SM90_WGMMA_M * TG_SM90_ROW_BYTES + ks * Config::kAStep) >>
+                         TG_WGMMA_DESC_UNIT_SHIFT);
               const uint32_t db = db0 + ((ks * Config::kBStep) >> TG_WGMMA_DESC_UNIT_SHIFT);
               Config::Atom::template mma<BN, Config::kAKMajor ? 0 : 1, Config::kBKMajor ? 0 : 1>(
                   acc[rb], desc_hi | da, desc_hi | db, ks > 0 || kt > u.kt_begin);
@@ -171,7 +192,8 @@ struct Sm90Kernel {
           warpgroup_commit();
           if constexpr (Epilogues::kLoadsCAhead)
             if (kt == c_ahead_kt && lane == 0)
-              Epilogue::thread_load_c_ahead(p, out, c_bar, staging, chunks, bat, tm, tn, wg_rows0, warp);
+              Epilogue::thread_load_c_ahead(p, out, c_bar, staging, chunks, bat, tm, tn, wg_rows0,
+                                            warp);
           /* The previous unit's held group, staged and stored while this k-tile's wgmma run (its
            * first: every unit has one). */
           if constexpr (Layout::kHoldSecondGroup)
@@ -183,7 +205,8 @@ struct Sm90Kernel {
            * below is always true; written out, ptxas schedules RESID as measured, and shortened
            * it did not: left as it is). */
           warpgroup_wait<1>();
-          if (lane == 0 && (kt > u.kt_begin || (Layout::kBorrowStage && owed && (!Layout::kWarpgroupStores || warp == 0)))) {
+          if (lane == 0 && (kt > u.kt_begin || (Layout::kBorrowStage && owed &&
+                                                (!Layout::kWarpgroupStores || warp == 0)))) {
             if (Layout::kBorrowStage && kt == u.kt_begin) thread_bulk_wait_group_read<0>();
             Mainloop::release(empty + TG_SM90_MBARRIER_BYTES * ((it - 1) % STAGES));
           }
@@ -194,7 +217,8 @@ struct Sm90Kernel {
         if (tile_bias && u.kt_begin == 0) Epilogue::thread_load_tile_bias(p, tn, lane, bias_words);
         /* After the bias loads are issued, so that they, too, run under the last wgmma. */
         if constexpr (Layout::kStashNextTile)
-          stashed = Scheduler::warp_stash_next_tile(work, g.m_items, g.n_items, g.narrow, rank, next_tile, lane);
+          stashed = Scheduler::warp_stash_next_tile(work, g.m_items, g.n_items, g.narrow, rank,
+                                                    next_tile, lane);
         warpgroup_wait<0>();
         /* The last group held went out in this unit's first k-tile (every unit has one), so its
          * words are dead; saying so frees their registers for what follows (kClearsHeldWords). */
@@ -211,7 +235,8 @@ struct Sm90Kernel {
         owed = borrow;
         unsigned char *borrowed = nullptr; /* this warp's part of the stage, if borrowed */
         if (borrow)
-          borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes + warp_index * Layout::kWarpStagingBytes;
+          borrowed = smem_raw + (base - raw) + (it - 1) % STAGES * kStageBytes +
+                     warp_index * Layout::kWarpStagingBytes;
         if constexpr (Config::kPingpong) {
           it += (TG_SM90_CONSUMERS - 1) * g.k_tiles;
         } else if constexpr (Config::kStreamK) {
@@ -220,10 +245,11 @@ struct Sm90Kernel {
             continue;
           }
           if (u.kt_end < g.k_tiles)
-            StreamK::warpgroup_stream_k_collect(p, sk, acc, u.item, g.items, g.k_tiles, g.first, g.step, rank, cw);
+            StreamK::warpgroup_stream_k_collect(p, sk, acc, u.item, g.items, g.k_tiles, g.first,
+                                                g.step, rank, cw);
         }
-        Epilogue::finish(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, chunks,
-                         c_bar, c_loads, c_loaded, held);
+        Epilogue::finish(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging,
+                         borrowed, tail, chunks, c_bar, c_loads, c_loaded, held);
       }
       if constexpr (Layout::kHoldSecondGroup) /* the last unit's */
         if (held.pending) Epilogue::warpgroup_store_held(out, held, staging, cw, warp, lane);

@@ -59,14 +59,18 @@ int sm90_max_clusters(int sm_count) {
 template <int BM, int BN, int CM, int CN, int SCHEDULE>
 tg_status sm90_row_check_wide(const tg_problem *p, const char *row, char *why, size_t why_len) {
   if (!sm90_wide_acc(BM, BN, SCHEDULE)) return TG_OK;
-  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type, false, p->read_c) != TG_SM90_EPILOGUES_LEAN) {
-    snprintf(why, why_len,
-             "%s holds only the plain epilogue (alpha; beta = 0, no bias or activation) into a 16-byte "
-             "aligned D of the inputs' type", row);
+  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type, false, p->read_c) !=
+      TG_SM90_EPILOGUES_LEAN) {
+    snprintf(
+        why, why_len,
+        "%s holds only the plain epilogue (alpha; beta = 0, no bias or activation) into a 16-byte "
+        "aligned D of the inputs' type",
+        row);
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!sm90_count_fits_32(p, BM, BN, CM, CN)) {
-    snprintf(why, why_len, "%s counts its work in 32 bits: (clusters + 1) x tiles x k-tiles must stay below 2^32",
+    snprintf(why, why_len,
+             "%s counts its work in 32 bits: (clusters + 1) x tiles x k-tiles must stay below 2^32",
              row);
     return TG_ERR_NOT_SUPPORTED;
   }
@@ -79,7 +83,15 @@ tg_status sm90_row_check_wide(const tg_problem *p, const char *row, char *why, s
  * swizzled alike, and C's where the FULL epilogue reads it; for a tile width with a tail, a
  * second pair whose boxes are the tail's 16 columns, unswizzled. A map the kernel does not use
  * is left out (`used` 0) and passed zeroed. */
-enum { SM90_MAP_A, SM90_MAP_B, SM90_MAP_D, SM90_MAP_C, SM90_MAP_D_TAIL, SM90_MAP_C_TAIL, SM90_MAPS };
+enum {
+  SM90_MAP_A,
+  SM90_MAP_B,
+  SM90_MAP_D,
+  SM90_MAP_C,
+  SM90_MAP_D_TAIL,
+  SM90_MAP_C_TAIL,
+  SM90_MAPS
+};
 struct Sm90Maps {
   tg_tma_desc desc[SM90_MAPS];
   bool used[SM90_MAPS];
@@ -95,41 +107,46 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
   const int b_rows = sm90_box_rows(Cfg::kBKMajor, Cfg::kClusterM, Cfg::kBN, p->n);
   /* Each CTA of the sharing cluster delivers its box to every partner; MN-major operands load
    * whole tiles (their share of rows times the sharing is the tile's). */
-  maps.stage_bytes = (uint32_t)(a_rows * Cfg::kClusterN + b_rows * Cfg::kClusterM) * TG_SM90_ROW_BYTES;
+  maps.stage_bytes =
+      (uint32_t)(a_rows * Cfg::kClusterN + b_rows * Cfg::kClusterM) * TG_SM90_ROW_BYTES;
   maps.desc[SM90_MAP_A] =
       Cfg::kAKMajor
-          ? tg_tma_desc_make(p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a, TG_SM90_BOX, a_rows,
-                             TG_SM90_ROW_BYTES)
-          : tg_tma_desc_make(p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a, TG_SM90_BOX,
-                             TG_SM90_BOX, TG_SM90_ROW_BYTES);
+          ? tg_tma_desc_make(p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
+                             TG_SM90_BOX, a_rows, TG_SM90_ROW_BYTES)
+          : tg_tma_desc_make(p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a,
+                             TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
   maps.desc[SM90_MAP_B] =
       Cfg::kBKMajor
-          ? tg_tma_desc_make(p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b, TG_SM90_BOX, b_rows,
-                             TG_SM90_ROW_BYTES)
-          : tg_tma_desc_make(p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b, TG_SM90_BOX,
-                             TG_SM90_BOX, TG_SM90_ROW_BYTES);
+          ? tg_tma_desc_make(p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b,
+                             TG_SM90_BOX, b_rows, TG_SM90_ROW_BYTES)
+          : tg_tma_desc_make(p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
+                             TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
   maps.used[SM90_MAP_A] = maps.used[SM90_MAP_B] = true;
   const int epilogue = sm90_epilogue_class(*p);
   if (epilogue != TG_SM90_EPI_GENERAL) {
     const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
     const int box_cols = Layout::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
-    maps.desc[SM90_MAP_D] = tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                                             box_cols, Layout::kStoreRows, Layout::kStagingRowBytes);
+    maps.desc[SM90_MAP_D] =
+        tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d, box_cols,
+                         Layout::kStoreRows, Layout::kStagingRowBytes);
     maps.desc[SM90_MAP_D].store = 1;
     maps.used[SM90_MAP_D] = true;
     if (read_c) {
-      maps.desc[SM90_MAP_C] = tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                                               box_cols, Layout::kWarpRows, Layout::kStagingRowBytes);
+      maps.desc[SM90_MAP_C] =
+          tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
+                           box_cols, Layout::kWarpRows, Layout::kStagingRowBytes);
       maps.used[SM90_MAP_C] = true;
     }
     if (Layout::kTailCols > 0) {
-      maps.desc[SM90_MAP_D_TAIL] = tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch,
-                                                    p->batch_stride_d, Layout::kTailCols, Layout::kWarpRows, 0);
+      maps.desc[SM90_MAP_D_TAIL] =
+          tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
+                           Layout::kTailCols, Layout::kWarpRows, 0);
       maps.desc[SM90_MAP_D_TAIL].store = 1;
       maps.used[SM90_MAP_D_TAIL] = true;
       if (read_c) {
-        maps.desc[SM90_MAP_C_TAIL] = tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch,
-                                                      p->batch_stride_c, Layout::kTailCols, Layout::kWarpRows, 0);
+        maps.desc[SM90_MAP_C_TAIL] =
+            tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
+                             Layout::kTailCols, Layout::kWarpRows, 0);
         maps.used[SM90_MAP_C_TAIL] = true;
       }
     }
@@ -149,22 +166,26 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   CUtensorMap map[SM90_MAPS] = {};
   for (int i = 0; i < SM90_MAPS; ++i) {
     if (!maps.used[i]) continue;
-    if (!tg_tma_desc_valid(&maps.desc[i], NULL, 0)) return TG_ERR_INTERNAL; /* sm90_row_check refuses these */
+    if (!tg_tma_desc_valid(&maps.desc[i], NULL, 0))
+      return TG_ERR_INTERNAL; /* sm90_row_check refuses these */
     const tg_status s = tg_sm90_encode(&map[i], &maps.desc[i]);
     if (s != TG_OK) return s;
   }
-  const Sm90Split split = sm90_split(p, bm, bn, Cfg::kClusterM, Cfg::kClusterN, clusters, Cfg::Schedule::kId);
+  const Sm90Split split =
+      sm90_split(p, bm, bn, Cfg::kClusterM, Cfg::kClusterN, clusters, Cfg::Schedule::kId);
   Sm90StreamK sk = {split.first, (float *)p->workspace};
   const int64_t ctas = split.clusters * Cfg::kCluster;
-  if (sk.first_item < split.items && (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags))
+  if (sk.first_item < split.items &&
+      (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags))
     sk.first_item = split.items; /* whole tiles only */
   /* Stream-K: the clusters its shares are cut for (the kernel cuts them by its grid); whole
    * items only: a cluster per item, up to the clusters that fit, and a cooperative launch on
    * no more clusters than its rounds need (tg_sm90_whole_item_clusters). */
-  const int64_t whole_item_clusters =
-      Cfg::kPingpong ? (split.items < clusters ? split.items : clusters)
-                     : tg_sm90_whole_item_clusters(split.items, clusters);
-  const int64_t grid = (sk.first_item < split.items ? split.clusters : whole_item_clusters) * Cfg::kCluster;
+  const int64_t whole_item_clusters = Cfg::kPingpong
+                                          ? (split.items < clusters ? split.items : clusters)
+                                          : tg_sm90_whole_item_clusters(split.items, clusters);
+  const int64_t grid =
+      (sk.first_item < split.items ? split.clusters : whole_item_clusters) * Cfg::kCluster;
 
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr;
@@ -177,9 +198,9 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, maps.stage_bytes, map[SM90_MAP_A],
-                            map[SM90_MAP_B], map[SM90_MAP_D], map[SM90_MAP_C], map[SM90_MAP_D_TAIL],
-                            map[SM90_MAP_C_TAIL]) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, maps.stage_bytes,
+                            map[SM90_MAP_A], map[SM90_MAP_B], map[SM90_MAP_D], map[SM90_MAP_C],
+                            map[SM90_MAP_D_TAIL], map[SM90_MAP_C_TAIL]) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }
@@ -189,7 +210,9 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
 struct Sm90LaunchOp {
   cudaStream_t stream;
   template <class Kernel>
-  tg_status run(const tg_problem *p) const { return sm90_launch_config<Kernel>(p, stream); }
+  tg_status run(const tg_problem *p) const {
+    return sm90_launch_config<Kernel>(p, stream);
+  }
 };
 struct Sm90MapsOp {
   Sm90Maps *maps;
@@ -217,7 +240,8 @@ struct Sm90Row {
 template <class Row, class E, class Set, class Op>
 tg_status sm90_dispatch_orders(const tg_problem *p, const Op &op) {
   const bool ak = p->a_order == TG_ROW_MAJOR, bk = p->b_order == TG_COL_MAJOR;
-#define TG_SM90_KERNEL(a_kmajor, b_kmajor) Sm90Kernel<typename Row::template Config<E, a_kmajor, b_kmajor>, Set>
+#define TG_SM90_KERNEL(a_kmajor, b_kmajor) \
+  Sm90Kernel<typename Row::template Config<E, a_kmajor, b_kmajor>, Set>
   if (ak && bk) return op.template run<TG_SM90_KERNEL(true, true)>(p);
   if constexpr (Row::kMNMajor) {
     if (ak) return op.template run<TG_SM90_KERNEL(true, false)>(p);
@@ -232,14 +256,16 @@ tg_status sm90_dispatch_orders(const tg_problem *p, const Op &op) {
  * requests of the others). */
 template <class Row, class E, class Set, class Op>
 tg_status sm90_dispatch_set(const tg_problem *p, const Op &op) {
-  if constexpr ((Row::kSets & TG_SM90_SET_BIT(Set::kId)) != 0) return sm90_dispatch_orders<Row, E, Set>(p, op);
+  if constexpr ((Row::kSets & TG_SM90_SET_BIT(Set::kId)) != 0)
+    return sm90_dispatch_orders<Row, E, Set>(p, op);
   else return TG_ERR_INTERNAL;
 }
 
 /* The kernel compiled with p's epilogue set. */
 template <class Row, class E, class Op>
 tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
-  switch (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType, Row::kTwoGroupTile, p->read_c)) {
+  switch (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType, Row::kTwoGroupTile,
+                            p->read_c)) {
     case TG_SM90_EPILOGUES_LEAN: return sm90_dispatch_set<Row, E, Sm90EpilogueLean>(p, op);
     case TG_SM90_EPILOGUES_BIAS: return sm90_dispatch_set<Row, E, Sm90EpilogueBias>(p, op);
     case TG_SM90_EPILOGUES_CAST: return sm90_dispatch_set<Row, E, Sm90EpilogueCast>(p, op);
@@ -313,23 +339,28 @@ void sm90_row_describe(tg_sm90_row_info *out) {
 /* A configuration's C entry points (sm90.h): its launcher, its workspace hook, its wave count,
  * its check, its TMA maps and its description. The arguments are a row of sm90_configs.h: its
  * .cu file compiles it as TG_SM90_ROW_<fn>(SM90_ROW_FUNCTIONS). */
-#define SM90_ROW_FUNCTIONS(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS, EFFICIENCY, RUNG)           \
-  typedef Sm90Row<BM, BN, STAGES, CM, CN, TG_SM90_##SCHEDULE, ORDERS == TG_SM90_ANY_ORDER> Sm90Row_##fn;               \
-  extern "C" tg_status tg_sm90_launch_##fn(const tg_problem *p, cudaStream_t stream) {                              \
-    return sm90_dispatch<Sm90Row_##fn>(p, Sm90LaunchOp{stream});                                                    \
-  }                                                                                                                 \
-  extern "C" size_t tg_sm90_workspace_##fn(const tg_problem *p) {                                                  \
-    return sm90_workspace(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                                                   \
-  }                                                                                                                 \
-  extern "C" double tg_sm90_waves_##fn(const tg_problem *p) {                                                      \
-    return sm90_waves(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                                                       \
-  }                                                                                                                 \
-  extern "C" tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len) {                         \
-    return sm90_row_check<Sm90Row_##fn, BM, BN, CM, CN, TG_SM90_##SCHEDULE>(p, "the sm90 " #fn " row", why, why_len); \
-  }                                                                                                                 \
-  extern "C" int tg_sm90_maps_##fn(const tg_problem *p, tg_tma_desc *out, int max) {                               \
-    return sm90_row_maps<Sm90Row_##fn>(p, out, max);                                                                \
-  }                                                                                                                 \
-  extern "C" void tg_sm90_describe_##fn(tg_sm90_row_info *out) { sm90_row_describe<Sm90Row_##fn>(out); }
+#define SM90_ROW_FUNCTIONS(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS,     \
+                           EFFICIENCY, RUNG)                                                \
+  typedef Sm90Row<BM, BN, STAGES, CM, CN, TG_SM90_##SCHEDULE, ORDERS == TG_SM90_ANY_ORDER>  \
+      Sm90Row_##fn;                                                                         \
+  extern "C" tg_status tg_sm90_launch_##fn(const tg_problem *p, cudaStream_t stream) {      \
+    return sm90_dispatch<Sm90Row_##fn>(p, Sm90LaunchOp{stream});                            \
+  }                                                                                         \
+  extern "C" size_t tg_sm90_workspace_##fn(const tg_problem *p) {                           \
+    return sm90_workspace(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                           \
+  }                                                                                         \
+  extern "C" double tg_sm90_waves_##fn(const tg_problem *p) {                               \
+    return sm90_waves(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                               \
+  }                                                                                         \
+  extern "C" tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len) { \
+    return sm90_row_check<Sm90Row_##fn, BM, BN, CM, CN, TG_SM90_##SCHEDULE>(                \
+        p, "the sm90 " #fn " row", why, why_len);                                           \
+  }                                                                                         \
+  extern "C" int tg_sm90_maps_##fn(const tg_problem *p, tg_tma_desc *out, int max) {        \
+    return sm90_row_maps<Sm90Row_##fn>(p, out, max);                                        \
+  }                                                                                         \
+  extern "C" void tg_sm90_describe_##fn(tg_sm90_row_info *out) {                            \
+    sm90_row_describe<Sm90Row_##fn>(out);                                                   \
+  }
 
 #endif /* TG_SM90_LAUNCH_CUH */

@@ -41,16 +41,19 @@ struct Sm90Mainloop {
     constexpr uint16_t kAll = (1 << Cfg::kCluster) - 1;
     if constexpr (KMAJOR) {
       const uint32_t dst = smem + share * ROWS * TG_SM90_ROW_BYTES;
-      if constexpr (SHARED) thread_tma_load_3d_multicast(dst, map, full, k0, outer0 + share * ROWS, bat, kAll);
+      if constexpr (SHARED)
+        thread_tma_load_3d_multicast(dst, map, full, k0, outer0 + share * ROWS, bat, kAll);
       else thread_tma_load_3d(dst, map, full, k0, outer0, bat);
     } else {
       constexpr int kBoxes = ROWS / TG_SM90_BOX;
 #pragma unroll
       for (int j = share * kBoxes; j < (share + 1) * kBoxes; ++j) {
         if constexpr (SHARED)
-          thread_tma_load_3d_multicast(smem + j * TG_SM90_BOX_BYTES, map, full, outer0 + j * TG_SM90_BOX, k0, bat, kAll);
+          thread_tma_load_3d_multicast(smem + j * TG_SM90_BOX_BYTES, map, full,
+                                       outer0 + j * TG_SM90_BOX, k0, bat, kAll);
         else
-          thread_tma_load_3d(smem + j * TG_SM90_BOX_BYTES, map, full, outer0 + j * TG_SM90_BOX, k0, bat);
+          thread_tma_load_3d(smem + j * TG_SM90_BOX_BYTES, map, full, outer0 + j * TG_SM90_BOX, k0,
+                             bat);
       }
     }
   }
@@ -59,24 +62,27 @@ struct Sm90Mainloop {
    * operand the cluster shares goes first: the partner CTA's full barrier waits for it, and it
    * has the longer way (multicast into both CTAs). */
   __device__ static void load_stage(const tg_problem &p, const CUtensorMap *map_a,
-                                    const CUtensorMap *map_b, uint32_t stage, uint32_t full,
-                                    int kt, int64_t tm, int64_t tn, int64_t bat, int rank) {
+                                    const CUtensorMap *map_b, uint32_t stage, uint32_t full, int kt,
+                                    int64_t tm, int64_t tn, int64_t bat, int rank) {
     const int bat_a = p.batch_stride_a ? (int)bat : 0, bat_b = p.batch_stride_b ? (int)bat : 0;
     const int k0 = kt * Cfg::kBK, m0 = (int)(tm * BM), n0 = (int)(tn * BN);
     if constexpr (CLUSTER_M > 1)
-      load_operand<B_KMAJOR, true, Cfg::kBShareRows>(stage + Cfg::kTileABytes, map_b, full, k0, n0, bat_b, rank);
+      load_operand<B_KMAJOR, true, Cfg::kBShareRows>(stage + Cfg::kTileABytes, map_b, full, k0, n0,
+                                                     bat_b, rank);
     load_operand<A_KMAJOR, (CLUSTER_N > 1), Cfg::kAShareRows>(stage, map_a, full, k0, m0, bat_a,
-                                                               CLUSTER_N > 1 ? rank : 0);
+                                                              CLUSTER_N > 1 ? rank : 0);
     if constexpr (CLUSTER_M == 1)
-      load_operand<B_KMAJOR, false, Cfg::kBShareRows>(stage + Cfg::kTileABytes, map_b, full, k0, n0, bat_b, 0);
+      load_operand<B_KMAJOR, false, Cfg::kBShareRows>(stage + Cfg::kTileABytes, map_b, full, k0, n0,
+                                                      bat_b, 0);
   }
 
   /* The producer thread: walks the cluster's work list and fills stage after stage, each once
    * every reader of it (in every CTA of the cluster) has handed it back. stage_bytes: what a
    * stage's loads deliver to this CTA (sm90_box_rows may cut a box short). */
-  __device__ static void thread_produce(const tg_problem &p, const Sm90StreamK &sk, uint32_t stage_bytes,
-                                        const CUtensorMap *map_a, const CUtensorMap *map_b, uint32_t base,
-                                        uint32_t full, uint32_t empty, const Grid &g, int rank) {
+  __device__ static void thread_produce(const tg_problem &p, const Sm90StreamK &sk,
+                                        uint32_t stage_bytes, const CUtensorMap *map_a,
+                                        const CUtensorMap *map_b, uint32_t base, uint32_t full,
+                                        uint32_t empty, const Grid &g, int rank) {
     thread_tma_prefetch_descriptor(map_a);
     thread_tma_prefetch_descriptor(map_b);
     Scheduler::thread_stagger_start(sk, g.items, g.first, g.step, g.k_tiles);
@@ -118,7 +124,8 @@ struct Sm90Mainloop {
   __device__ static void warpgroup_pass_turn(int64_t item, int64_t step, int64_t items, int cw) {
     if constexpr (Cfg::Schedule::kTakesTurns)
       if (item + step < items)
-        block_named_barrier_arrive(TG_SM90_TURN_BARRIER + (TG_SM90_CONSUMERS - 1 - cw), Cfg::kTurnThreads);
+        block_named_barrier_arrive(TG_SM90_TURN_BARRIER + (TG_SM90_CONSUMERS - 1 - cw),
+                                   Cfg::kTurnThreads);
   }
 };
 

@@ -41,27 +41,48 @@
 #define COOPERATIVE_RESID_GELU_OVERHEAD_K COOPERATIVE_GELU_OVERHEAD_K
 
 /* A cost of a configuration: pingpong's, the two-group tiles', or the other cooperative ones'. */
-#define SM90_COST(cost, bm, bn, schedule)                                                         \
-  (TG_SM90_##schedule == TG_SM90_PINGPONG ? PINGPONG_##cost                                       \
-   : TG_SM90_TWO_GROUP_TILE(bm, bn, TG_SM90_##schedule) ? COOPERATIVE_RESID_##cost : COOPERATIVE_##cost)
+#define SM90_COST(cost, bm, bn, schedule)                                          \
+  (TG_SM90_##schedule == TG_SM90_PINGPONG               ? PINGPONG_##cost          \
+   : TG_SM90_TWO_GROUP_TILE(bm, bn, TG_SM90_##schedule) ? COOPERATIVE_RESID_##cost \
+                                                        : COOPERATIVE_##cost)
 
 /* A row of sm90_configs.h as the registry holds it. Cooperative rows may split a mostly idle last
  * wave between clusters (stream-K: readiness flags); pingpong rows never do. */
-#define SM90_REGISTRY_ROW(fn, row_name, text, bm, bn, stages, cm, cn, schedule, orders, eff, ladder_rung) \
-  {                                                                                                   \
-    .name = row_name, .family = "sm90", .summary = text, .rung = ladder_rung, .sm_min = 90,           \
-    .sm_max = 90, .auto_pick = 1, .rank = SM90_RANK, .inputs = SM90_16BIT,                            \
-    .outputs = TG_FLOAT_OUTPUTS, .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),         \
-    .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR), .align_ab = 16, .align_cd = 1,       \
-    .tile_m = bm, .tile_n = bn, .tile_k = SM90_TILE_K, .cluster_m = cm, .cluster_n = cn, .repack = 1,        \
-    .occupancy = TG_SM90_##schedule == TG_SM90_PINGPONG ? PINGPONG_TILES : COOPERATIVE_TILES,        \
-    .efficiency = eff, .tile_overhead_k = SM90_COST(OVERHEAD_K, bm, bn, schedule),                    \
-    .c_overhead_k = SM90_COST(C_OVERHEAD_K, bm, bn, schedule),                                        \
-    .c_other_overhead_k = SM90_COST(C_OTHER_OVERHEAD_K, bm, bn, schedule),                            \
-    .gelu_overhead_k = SM90_COST(GELU_OVERHEAD_K, bm, bn, schedule),                                  \
-    .sync_flags = TG_SM90_##schedule == TG_SM90_COOPERATIVE, .launch = tg_sm90_launch_##fn,          \
-    .workspace = tg_sm90_workspace_##fn, .waves = tg_sm90_waves_##fn,                                 \
-    .extra_check = tg_sm90_check_##fn, .tma_maps = tg_sm90_maps_##fn,                                 \
+#define SM90_REGISTRY_ROW(fn, row_name, text, bm, bn, stages, cm, cn, schedule, orders, eff,    \
+                          ladder_rung)                                                          \
+  {                                                                                             \
+      .name = row_name,                                                                         \
+      .family = "sm90",                                                                         \
+      .summary = text,                                                                          \
+      .rung = ladder_rung,                                                                      \
+      .sm_min = 90,                                                                             \
+      .sm_max = 90,                                                                             \
+      .auto_pick = 1,                                                                           \
+      .rank = SM90_RANK,                                                                        \
+      .inputs = SM90_16BIT,                                                                     \
+      .outputs = TG_FLOAT_OUTPUTS,                                                              \
+      .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                               \
+      .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR),                               \
+      .align_ab = 16,                                                                           \
+      .align_cd = 1,                                                                            \
+      .tile_m = bm,                                                                             \
+      .tile_n = bn,                                                                             \
+      .tile_k = SM90_TILE_K,                                                                    \
+      .cluster_m = cm,                                                                          \
+      .cluster_n = cn,                                                                          \
+      .repack = 1,                                                                              \
+      .occupancy = TG_SM90_##schedule == TG_SM90_PINGPONG ? PINGPONG_TILES : COOPERATIVE_TILES, \
+      .efficiency = eff,                                                                        \
+      .tile_overhead_k = SM90_COST(OVERHEAD_K, bm, bn, schedule),                               \
+      .c_overhead_k = SM90_COST(C_OVERHEAD_K, bm, bn, schedule),                                \
+      .c_other_overhead_k = SM90_COST(C_OTHER_OVERHEAD_K, bm, bn, schedule),                    \
+      .gelu_overhead_k = SM90_COST(GELU_OVERHEAD_K, bm, bn, schedule),                          \
+      .sync_flags = TG_SM90_##schedule == TG_SM90_COOPERATIVE,                                  \
+      .launch = tg_sm90_launch_##fn,                                                            \
+      .workspace = tg_sm90_workspace_##fn,                                                      \
+      .waves = tg_sm90_waves_##fn,                                                              \
+      .extra_check = tg_sm90_check_##fn,                                                        \
+      .tma_maps = tg_sm90_maps_##fn,                                                            \
   },
 
 const tg_kernel tg_rows_sm90[] = {TG_SM90_ROWS(SM90_REGISTRY_ROW)};

@@ -29,7 +29,8 @@ struct Sm90StreamK {
 
 template <class Cfg>
 struct Sm90Scheduler {
-  static constexpr int BM = Cfg::kBM, BN = Cfg::kBN, CLUSTER_M = Cfg::kClusterM, CLUSTER_N = Cfg::kClusterN;
+  static constexpr int BM = Cfg::kBM, BN = Cfg::kBN, CLUSTER_M = Cfg::kClusterM,
+                       CLUSTER_N = Cfg::kClusterN;
   typedef typename Cfg::Count Count;
 
   /* The launch's work: items (a cluster's tiles) along m and n and in all, this cluster's first
@@ -60,8 +61,12 @@ struct Sm90Scheduler {
    * (`narrow`): every thread runs this once per tile, and a 64-bit division is a long call. */
   __device__ static void tile_coords(int64_t item, int64_t m_items, int64_t n_items, bool narrow,
                                      int rank, int64_t *bat, int64_t *tm, int64_t *tn) {
-    if (narrow) tile_coords_in<uint32_t>((uint32_t)item, (uint32_t)m_items, (uint32_t)n_items, rank, bat, tm, tn);
-    else tile_coords_in<uint64_t>((uint64_t)item, (uint64_t)m_items, (uint64_t)n_items, rank, bat, tm, tn);
+    if (narrow)
+      tile_coords_in<uint32_t>((uint32_t)item, (uint32_t)m_items, (uint32_t)n_items, rank, bat, tm,
+                               tn);
+    else
+      tile_coords_in<uint64_t>((uint64_t)item, (uint64_t)m_items, (uint64_t)n_items, rank, bat, tm,
+                               tn);
   }
 
   template <typename U>
@@ -78,7 +83,8 @@ struct Sm90Scheduler {
     const U in_group = id % group;
     *tm = (int64_t)(first_m + in_group % rows) * CLUSTER_M + (CLUSTER_M > 1 ? rank : 0);
     const U col = in_group / rows, group_index = id / group;
-    *tn = (int64_t)(group_index % 2 ? n_items - 1 - col : col) * CLUSTER_N + (CLUSTER_N > 1 ? rank : 0);
+    *tn = (int64_t)(group_index % 2 ? n_items - 1 - col : col) * CLUSTER_N +
+          (CLUSTER_N > 1 ? rank : 0);
   }
 
   /* k-tiles [kt_begin, kt_end) of work item `item`. */
@@ -140,13 +146,16 @@ struct Sm90Scheduler {
    * kStaggerCyclesPerKTile each, scaled to the tile's area (a k-tile's math is). Multi-wave
    * cooperative launches without stream-K only (stream-K evens the shares out); the results do
    * not depend on it. */
-  static constexpr long long kStaggerCyclesPerKTile = 1500; /* a k-tile of kStaggerTileArea, with its share of the epilogue, H100 */
+  static constexpr long long kStaggerCyclesPerKTile =
+      1500; /* a k-tile of kStaggerTileArea, with its share of the epilogue, H100 */
   static constexpr long long kStaggerTileArea = 128 * 256;
-  static constexpr long long kStaggerHalfTileCyclesPerKTile = kStaggerCyclesPerKTile * BM * BN / kStaggerTileArea / 2;
-  __device__ static void thread_stagger_start(const Sm90StreamK &sk, int64_t items, int64_t first, int64_t clusters,
-                                              int k_tiles) {
+  static constexpr long long kStaggerHalfTileCyclesPerKTile =
+      kStaggerCyclesPerKTile * BM * BN / kStaggerTileArea / 2;
+  __device__ static void thread_stagger_start(const Sm90StreamK &sk, int64_t items, int64_t first,
+                                              int64_t clusters, int k_tiles) {
     const int64_t rem = (int64_t)((Count)items % (Count)clusters);
-    if (!Cfg::Schedule::kStaggersStart || sk.first_item < items || items < 2 * clusters || rem == 0 || first < rem)
+    if (!Cfg::Schedule::kStaggersStart || sk.first_item < items || items < 2 * clusters ||
+        rem == 0 || first < rem)
       return;
     const long long delay = kStaggerHalfTileCyclesPerKTile * k_tiles, t0 = clock64();
     while (clock64() - t0 < delay) {
@@ -165,17 +174,22 @@ struct Sm90Scheduler {
   }
 
   /* The stream-K iterations: the first one and how many. */
-  __device__ static int64_t sk_base(const Sm90StreamK &sk, int k_tiles) { return sk.first_item * k_tiles; }
+  __device__ static int64_t sk_base(const Sm90StreamK &sk, int k_tiles) {
+    return sk.first_item * k_tiles;
+  }
   __device__ static int64_t sk_count(const Sm90StreamK &sk, int64_t items, int k_tiles) {
     return (items - sk.first_item) * k_tiles;
   }
 
   __device__ static WorkList work_list(const Sm90StreamK &sk, int64_t items, int k_tiles,
-                                       int64_t cluster, int64_t clusters, int64_t dp, int64_t dp_step) {
+                                       int64_t cluster, int64_t clusters, int64_t dp,
+                                       int64_t dp_step) {
     WorkList w;
-    const Count base = (Count)sk_base(sk, k_tiles), sk_iters = Cfg::kStreamK ? (Count)sk_count(sk, items, k_tiles) : 0;
+    const Count base = (Count)sk_base(sk, k_tiles),
+                sk_iters = Cfg::kStreamK ? (Count)sk_count(sk, items, k_tiles) : 0;
     w.iter = sk_iters ? base + sk_share_begin<Count>((Count)cluster, (Count)clusters, sk_iters) : 0;
-    w.iter_end = sk_iters ? base + sk_share_begin<Count>((Count)cluster + 1, (Count)clusters, sk_iters) : 0;
+    w.iter_end =
+        sk_iters ? base + sk_share_begin<Count>((Count)cluster + 1, (Count)clusters, sk_iters) : 0;
     w.dp = (Count)dp;
     w.dp_step = (Count)dp_step;
     w.dp_end = (Count)sk.first_item;
@@ -190,8 +204,9 @@ struct Sm90Scheduler {
    * consumers, in step, hold the tensor cores idle. Whole items in 32-bit arithmetic only (a
    * stream-K unit, or 64-bit tile arithmetic, would add calls of the 64-bit division helper):
    * otherwise it returns false and the unit's tile is worked out at its start. */
-  __device__ static bool warp_stash_next_tile(const WorkList &work, int64_t m_items, int64_t n_items, bool narrow,
-                                              int rank, int64_t *next_tile, int lane) {
+  __device__ static bool warp_stash_next_tile(const WorkList &work, int64_t m_items,
+                                              int64_t n_items, bool narrow, int rank,
+                                              int64_t *next_tile, int lane) {
     int64_t item;
     if (!narrow || !work.next_is_whole(&item)) return false;
     int64_t bat, tm, tn;
@@ -204,7 +219,8 @@ struct Sm90Scheduler {
     return true;
   }
   /* The tile warp_stash_next_tile kept for the unit that follows. */
-  __device__ static void warp_read_next_tile(const int64_t *next_tile, int64_t *bat, int64_t *tm, int64_t *tn) {
+  __device__ static void warp_read_next_tile(const int64_t *next_tile, int64_t *bat, int64_t *tm,
+                                             int64_t *tn) {
     __syncwarp(); /* lane 0's stash is visible */
     *bat = next_tile[0];
     *tm = next_tile[1];

@@ -59,7 +59,9 @@ static inline int64_t sm90_stream_k_first(int64_t items, int64_t clusters, int64
   if (schedule != TG_SM90_COOPERATIVE || clusters <= 0 || items <= 0) return items;
   if (items < clusters) {
     if (!memory_bound || items * 100 > clusters * TG_SM90_SPREAD_MAX_FILL_PERCENT) return items;
-    return items * k_tiles / sm90_spread_clusters(items, clusters) < TG_SM90_STREAM_K_MIN_SHARE ? items : 0;
+    return items * k_tiles / sm90_spread_clusters(items, clusters) < TG_SM90_STREAM_K_MIN_SHARE
+               ? items
+               : 0;
   }
   const int64_t rest = items % clusters, first = (items / clusters - 1) * clusters;
   if (rest == 0 || rest * 100 > clusters * TG_SM90_STREAM_K_MAX_LAST_WAVE_PERCENT) return items;
@@ -76,27 +78,32 @@ static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, in
 }
 
 /* k-tiles of every item. */
-static inline int64_t sm90_k_tiles(const tg_problem *p) { return (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX; }
+static inline int64_t sm90_k_tiles(const tg_problem *p) {
+  return (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
+}
 
 /* A launch on up to `clusters` clusters: its items, the clusters its stream-K part is cut for
  * (all of them, or fewer for a spread single wave), and its first stream-K item. */
 struct Sm90Split {
   int64_t items, clusters, first;
 };
-static inline Sm90Split sm90_split(const tg_problem *p, int bm, int bn, int cm, int cn, int64_t clusters,
-                                   int schedule) {
+static inline Sm90Split sm90_split(const tg_problem *p, int bm, int bn, int cm, int cn,
+                                   int64_t clusters, int schedule) {
   Sm90Split s;
   s.items = sm90_items(p, bm, bn, cm, cn);
   /* Kernels of wide accumulators never split items (Sm90Config::kStreamK). */
-  s.first = sm90_wide_acc(bm, bn, schedule)
-                ? s.items
-                : sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p));
-  s.clusters = s.first == 0 && s.items < clusters ? sm90_spread_clusters(s.items, clusters) : clusters;
+  s.first =
+      sm90_wide_acc(bm, bn, schedule)
+          ? s.items
+          : sm90_stream_k_first(s.items, clusters, sm90_k_tiles(p), schedule, sm90_memory_bound(p));
+  s.clusters =
+      s.first == 0 && s.items < clusters ? sm90_spread_clusters(s.items, clusters) : clusters;
   return s;
 }
 
 /* The same on all of p's SMs (the planner's view; the launch uses the clusters that fit). */
-static inline Sm90Split sm90_split_on_sms(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+static inline Sm90Split sm90_split_on_sms(const tg_problem *p, int bm, int bn, int cm, int cn,
+                                          int schedule) {
   return sm90_split(p, bm, bn, cm, cn, p->sm_count / (cm * cn), schedule);
 }
 
@@ -108,7 +115,8 @@ static inline size_t sm90_stream_k_bytes(int64_t ctas, int bm, int bn) {
 /* A row's workspace: partial sums for stream-K when it may apply (with as many clusters as
  * the SMs hold; the launch re-decides with the clusters that fit and falls back to whole
  * tiles if the workspace is short). */
-static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cm, int cn, int schedule) {
+static inline size_t sm90_workspace(const tg_problem *p, int bm, int bn, int cm, int cn,
+                                    int schedule) {
   const Sm90Split s = sm90_split_on_sms(p, bm, bn, cm, cn, schedule);
   return s.first == s.items ? 0 : sm90_stream_k_bytes(s.clusters * cm * cn, bm, bn);
 }
@@ -122,7 +130,8 @@ static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int
   if (s.clusters <= 0) return (double)s.items;
   const int64_t slots = s.clusters * (schedule == TG_SM90_PINGPONG ? TG_SM90_CONSUMERS : 1);
   if (s.first == s.items) return (double)((s.items + slots - 1) / slots);
-  return (double)(s.first / s.clusters) + (double)(s.items - s.first) / (double)s.clusters / TG_SM90_STREAM_K_SPEED;
+  return (double)(s.first / s.clusters) +
+         (double)(s.items - s.first) / (double)s.clusters / TG_SM90_STREAM_K_SPEED;
 }
 
 /* Whether p's work items and stream-K iterations can be counted in 32 bits on all of p's SMs:
@@ -131,7 +140,8 @@ static inline double sm90_waves(const tg_problem *p, int bm, int bn, int cm, int
 #define TG_SM90_COUNT_32_LIMIT 4294967296.0 /* 2^32 */
 static inline bool sm90_count_fits_32(const tg_problem *p, int bm, int bn, int cm, int cn) {
   const double clusters = (double)(p->sm_count / (cm * cn));
-  return (clusters + 1.0) * (double)sm90_items(p, bm, bn, cm, cn) * (double)sm90_k_tiles(p) < TG_SM90_COUNT_32_LIMIT;
+  return (clusters + 1.0) * (double)sm90_items(p, bm, bn, cm, cn) * (double)sm90_k_tiles(p) <
+         TG_SM90_COUNT_32_LIMIT;
 }
 
 /* Rows of a K-major operand's TMA box: its share of the tile, or, when the operand is not
@@ -145,7 +155,8 @@ static inline bool sm90_count_fits_32(const tg_problem *p, int bm, int bn, int c
 static inline int sm90_box_rows(bool kmajor, int sharing, int tile_rows, int64_t extent) {
   const int share = tile_rows / sharing;
   if (!kmajor || sharing > 1 || extent >= tile_rows) return share;
-  return (int)((extent + TG_SM90_BOX_ROW_ALIGN - 1) / TG_SM90_BOX_ROW_ALIGN * TG_SM90_BOX_ROW_ALIGN);
+  return (int)((extent + TG_SM90_BOX_ROW_ALIGN - 1) / TG_SM90_BOX_ROW_ALIGN *
+               TG_SM90_BOX_ROW_ALIGN);
 }
 
 #endif /* TG_SM90_SPLIT_CUH */

@@ -45,9 +45,11 @@ struct Sm90StreamKSums {
    * its cluster) adds the sums of the clusters that ran the rest, in cluster order. They ran those
    * parts as their first units, before any wait of theirs, so every wait ends. */
   __device__ static void warpgroup_stream_k_collect(const tg_problem &p, const Sm90StreamK &sk,
-                                                    float (&acc)[kRowBlocks][kAcc], int64_t item, int64_t items,
-                                                    int k_tiles, int64_t cluster, int64_t clusters, int rank, int cw) {
-    const int64_t base = Scheduler::sk_base(sk, k_tiles), sk_iters = Scheduler::sk_count(sk, items, k_tiles);
+                                                    float (&acc)[kRowBlocks][kAcc], int64_t item,
+                                                    int64_t items, int k_tiles, int64_t cluster,
+                                                    int64_t clusters, int rank, int cw) {
+    const int64_t base = Scheduler::sk_base(sk, k_tiles),
+                  sk_iters = Scheduler::sk_count(sk, items, k_tiles);
     const int64_t last = Scheduler::sk_owner((item + 1) * k_tiles - 1 - base, clusters, sk_iters);
     const int tid = threadIdx.x % TG_SM90_WARPGROUP;
     for (int64_t c = cluster + 1; c <= last; ++c) {
@@ -58,7 +60,8 @@ struct Sm90StreamKSums {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
-        for (int i = 0; i < kAcc; ++i) acc[rb][i] += __ldcg(src + (rb * kAcc + i) * TG_SM90_WARPGROUP);
+        for (int i = 0; i < kAcc; ++i)
+          acc[rb][i] += __ldcg(src + (rb * kAcc + i) * TG_SM90_WARPGROUP);
     }
   }
 };

@@ -1,8 +1,8 @@
 /* sm90_tensor_map.cu — see sm90_tensor_map.h. */
 #include "sm90_tensor_map.h"
 
-#include <cuda_runtime.h>
 #include <cudaTypedefs.h>
+#include <cuda_runtime.h>
 
 #include "tilegemm.h"
 
@@ -43,8 +43,8 @@ tg_status tg_sm90_encode(CUtensorMap *map, const tg_tma_desc *d) {
   const CUtensorMapSwizzle swizzle = d->swizzle_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
                                      : d->swizzle_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
                                                               : CU_TENSOR_MAP_SWIZZLE_NONE;
-  CUresult r = encode(map, dt, TG_TMA_RANK, const_cast<void *>(d->base), dims, strides, box, element_strides,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  CUresult r = encode(map, dt, TG_TMA_RANK, const_cast<void *>(d->base), dims, strides, box,
+                      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? TG_OK : TG_ERR_CUDA;
 }

@@ -25,8 +25,9 @@ typedef struct input_set {
   tg_dtype ab, cd;
   tg_compute compute;
 } input_set;
-static const input_set k_inputs[] = {
-    {TG_BF16, TG_BF16, TG_COMPUTE_F32}, {TG_F32, TG_F32, TG_COMPUTE_TF32}, {TG_S8, TG_S32, TG_COMPUTE_S32}};
+static const input_set k_inputs[] = {{TG_BF16, TG_BF16, TG_COMPUTE_F32},
+                                     {TG_F32, TG_F32, TG_COMPUTE_TF32},
+                                     {TG_S8, TG_S32, TG_COMPUTE_S32}};
 #define INPUT_SETS ((int)(sizeof k_inputs / sizeof k_inputs[0]))
 
 /* Runs `kernel` on device d's handle with the first input set it serves; returns the outcome. */
@@ -71,7 +72,8 @@ int main(void) {
     tg_kernel_info k;
     tg_kernel_get(i, &k);
     if (strcmp(k.family, "sm80") != 0 && strcmp(k.family, "sm90") != 0) continue;
-    for (int d = 0; d < DEVICES; ++d) { /* device 0 first: its setup must not stand for device 1's */
+    for (int d = 0; d < DEVICES;
+         ++d) { /* device 0 first: its setup must not stand for device 1's */
       const tg_case_outcome r = run_on(h[d], d, k.name);
       CHECK_MSG(r != TG_CASE_FAIL, "%s on device %d", k.name, d);
       if (r == TG_CASE_PASS) ++ran[d];

@@ -44,9 +44,12 @@ typedef struct type_set {
 } type_set;
 
 static const type_set k_types[] = {
-    {"f32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_F32},   {"tf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_TF32},
-    {"f16", TG_F16, TG_F16, TG_F16, TG_COMPUTE_F32},   {"bf16", TG_BF16, TG_BF16, TG_BF16, TG_COMPUTE_F32},
-    {"fp8", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32}, {"s8", TG_S8, TG_S8, TG_S32, TG_COMPUTE_S32},
+    {"f32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_F32},
+    {"tf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_TF32},
+    {"f16", TG_F16, TG_F16, TG_F16, TG_COMPUTE_F32},
+    {"bf16", TG_BF16, TG_BF16, TG_BF16, TG_COMPUTE_F32},
+    {"fp8", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32},
+    {"s8", TG_S8, TG_S8, TG_S32, TG_COMPUTE_S32},
 };
 #define TYPE_COUNT ((int)(sizeof k_types / sizeof k_types[0]))
 
@@ -72,12 +75,14 @@ static void defaults(tg_case_options *o, uint64_t seed) {
 /* Runs one case; returns its outcome and reports a failure. */
 static tg_case_outcome run(const tg_gemm *g, tg_case_options *o, const char *what) {
   char msg[2048];
-  if ((double)g->m * g->n * g->k * (g->batch ? g->batch : 1) > CPU_ORACLE_MAX_MACS) o->gpu_oracle = 1;
+  if ((double)g->m * g->n * g->k * (g->batch ? g->batch : 1) > CPU_ORACLE_MAX_MACS)
+    o->gpu_oracle = 1;
   tg_case_outcome r = tg_run_case(h, g, o, msg, sizeof msg);
   ++g_cases;
   if (r == TG_CASE_REFUSED) ++g_refused;
   CHECK(r != TG_CASE_FAIL);
-  if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES) fprintf(stderr, "FAIL [%s] %s\n", what, msg);
+  if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES)
+    fprintf(stderr, "FAIL [%s] %s\n", what, msg);
   return r;
 }
 
@@ -85,7 +90,7 @@ static tg_case_outcome run(const tg_gemm *g, tg_case_options *o, const char *wha
 static void test_tile_edges(const tg_kernel_info *kinfo) {
   if (kinfo->tile_m == 0) return;
   const int tiles[3] = {kinfo->tile_m, kinfo->tile_n, kinfo->tile_k};
-  const int64_t other = 33; /* odd, crosses no tile evenly */
+  const int64_t other = 33;  /* odd, crosses no tile evenly */
   enum { ALIGNED_STEP = 8 }; /* elements: 16 bytes of a 16-bit D row */
   long ran = 0;
   for (int t = 0; t < TYPE_COUNT; ++t) {
@@ -132,7 +137,8 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
     for (int exact = 0; exact < 2; ++exact) {
       tg_gemm g;
       tg_case_options o;
-      init(&g, &k_types[t], other, other + 4, (DEEP_K_TILES - 1) * (int64_t)tiles[2] + DEEP_K_REMAINDER);
+      init(&g, &k_types[t], other, other + 4,
+           (DEEP_K_TILES - 1) * (int64_t)tiles[2] + DEEP_K_REMAINDER);
       g.kernel = kinfo->name;
       g.a_order = exact ? TG_COL_MAJOR : TG_ROW_MAJOR;
       g.b_order = exact ? TG_ROW_MAJOR : TG_COL_MAJOR;
@@ -148,7 +154,8 @@ static void test_tile_edges(const tg_kernel_info *kinfo) {
      * and beta = 0: the plain epilogue's TMA stores clipped at the edges, and the only edges a
      * row that holds just that epilogue (sm90_256x160x64) serves. */
     for (int dim = 0; dim < 3; ++dim) {
-      const int64_t sizes[] = {tiles[dim] - ALIGNED_STEP, tiles[dim] + ALIGNED_STEP, 2 * tiles[dim] + 3 * ALIGNED_STEP};
+      const int64_t sizes[] = {tiles[dim] - ALIGNED_STEP, tiles[dim] + ALIGNED_STEP,
+                               2 * tiles[dim] + 3 * ALIGNED_STEP};
       for (int s = 0; s < 3; ++s) {
         if (sizes[s] < 1 || (g_quick && s == 1)) continue;
         int64_t mnk[3] = {other, 5 * ALIGNED_STEP, other + 8};
@@ -188,7 +195,8 @@ static void test_batches(void) {
           g.batch_stride_d = 17 * 13 + 9;
         }
         if (variant == 2) g.batch_stride_a = TG_BATCH_BROADCAST;
-        if (variant == 3) g.batch_stride_b = TG_BATCH_BROADCAST, g.batch_stride_c = TG_BATCH_BROADCAST;
+        if (variant == 3)
+          g.batch_stride_b = TG_BATCH_BROADCAST, g.batch_stride_c = TG_BATCH_BROADCAST;
         if (variant == 4) g.b_order = TG_COL_MAJOR, g.a_order = TG_COL_MAJOR;
         defaults(&o, 300000u + (uint64_t)(t * 100 + variant * 10 + batch));
         o.exact = 1;
@@ -225,7 +233,7 @@ static void test_alignment_and_ld(void) {
       defaults(&o, 500000u + (uint64_t)(t * 10 + which));
       o.exact = 1;
       if (which < 4) o.offset[which] = 1; /* one operand one element off */
-      else o.pad_ld = 3;                   /* odd leading dimensions everywhere */
+      else o.pad_ld = 3;                  /* odd leading dimensions everywhere */
       run(&g, &o, "alignment");
     }
 }
@@ -383,10 +391,12 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
         const int is_nan = (got & 0x7fffffffu) > 0x7f800000u;
         const int ok = i == NAN_ROW ? is_nan : got == tf32_rn_bits(A[i * K + j]);
         if (!ok && ++bad <= 3)
-          fprintf(stderr, "tf32 rounding on %s: D(%d,%d) = 0x%08x, A = 0x%08x, want 0x%08x\n", kinfo->name, i,
-                  j, got, A[i * K + j], i == NAN_ROW ? 0x7fffffffu : tf32_rn_bits(A[i * K + j]));
+          fprintf(stderr, "tf32 rounding on %s: D(%d,%d) = 0x%08x, A = 0x%08x, want 0x%08x\n",
+                  kinfo->name, i, j, got, A[i * K + j],
+                  i == NAN_ROW ? 0x7fffffffu : tf32_rn_bits(A[i * K + j]));
       }
-    CHECK_MSG(bad == 0, "tf32 rounding on %s: %ld of %d outputs differ from rn(A)", kinfo->name, bad, M * N);
+    CHECK_MSG(bad == 0, "tf32 rounding on %s: %ld of %d outputs differ from rn(A)", kinfo->name,
+              bad, M * N);
     ++g_cases;
     printf("tf32 bits   %-28s %d outputs\n", kinfo->name, M * N);
   }
@@ -406,7 +416,8 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
  * n + N_SHORT - N_SHORT_ALIGNED. Every case runs twice, bit for bit. */
 enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
 static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int variant, int64_t m,
-                                            int64_t n, int64_t k, uint64_t seed, const char *label) {
+                                            int64_t n, int64_t k, uint64_t seed,
+                                            const char *label) {
   tg_gemm g;
   tg_case_options o;
   const int64_t n_v = variant >= 3 ? n + N_SHORT - N_SHORT_ALIGNED : n;
@@ -450,9 +461,10 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
     for (int i = 0; i < 3; ++i)
       for (int variant = 0; variant < STREAM_K_VARIANTS; ++variant) {
         if (waves == 2 && i == 1) continue; /* the second shape at two k depths is enough */
-        if (g_quick && i > 0) continue;      /* the cut k edge only */
+        if (g_quick && i > 0) continue;     /* the cut k edge only */
         const uint64_t seed = 900000u + (uint64_t)((waves - 1) * 100 + i * 10 + variant);
-        if (run_stream_k_variant(kinfo, variant, m, n, ks[i], seed, "stream-K") == TG_CASE_PASS) ++ran;
+        if (run_stream_k_variant(kinfo, variant, m, n, ks[i], seed, "stream-K") == TG_CASE_PASS)
+          ++ran;
       }
   }
   /* A memory-bound single wave (decode: M far below the tile, TILE_COLS items against up to
@@ -463,8 +475,8 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
   const int64_t decode_k_tiles = (DECODE_MIN_SHARE * sm_count + TILE_COLS - 1) / TILE_COLS;
   for (int variant = 0; variant < STREAM_K_VARIANTS; ++variant) {
     if (variant == 2 && g_quick) continue;
-    if (run_stream_k_variant(kinfo, variant, DECODE_M, n, decode_k_tiles * k_tile - 24, 910000u + (uint64_t)variant,
-                             "stream-K decode") == TG_CASE_PASS)
+    if (run_stream_k_variant(kinfo, variant, DECODE_M, n, decode_k_tiles * k_tile - 24,
+                             910000u + (uint64_t)variant, "stream-K decode") == TG_CASE_PASS)
       ++ran;
   }
   printf("stream-K    %-28s %ld cases ran\n", kinfo->name, ran);
@@ -484,15 +496,21 @@ static void test_gpu_oracle(void) {
       g.epilogue = TG_EPI_BIAS_GELU;
       g.bias_type = TG_BF16;
       const int64_t na = 70 * 130 * 2, nb = 130 * 45 * 2, nc = 70 * 45 * 2;
-      const size_t ea = tg_dtype_size(g.a_type), eb = tg_dtype_size(g.b_type), ec = tg_dtype_size(g.c_type);
-      unsigned char *A = malloc((size_t)na * ea), *B = malloc((size_t)nb * eb), *C = malloc((size_t)nc * ec);
+      const size_t ea = tg_dtype_size(g.a_type), eb = tg_dtype_size(g.b_type),
+                   ec = tg_dtype_size(g.c_type);
+      unsigned char *A = malloc((size_t)na * ea), *B = malloc((size_t)nb * eb),
+                    *C = malloc((size_t)nc * ec);
       unsigned char bias[45 * 2];
       double *ref = malloc(nc * sizeof(double)), *mag = malloc(nc * sizeof(double));
       double *gref = malloc(nc * sizeof(double)), *gmag = malloc(nc * sizeof(double));
-      for (int64_t i = 0; i < na; ++i) tg_host_store(A, i, g.a_type, tg_random_value(1, i, g.a_type, 0));
-      for (int64_t i = 0; i < nb; ++i) tg_host_store(B, i, g.b_type, tg_random_value(2, i, g.b_type, 0));
-      for (int64_t i = 0; i < nc; ++i) tg_host_store(C, i, g.c_type, tg_random_value(3, i, g.c_type, 0));
-      for (int64_t i = 0; i < 45; ++i) tg_host_store(bias, i, TG_BF16, tg_random_value(4, i, TG_BF16, 0));
+      for (int64_t i = 0; i < na; ++i)
+        tg_host_store(A, i, g.a_type, tg_random_value(1, i, g.a_type, 0));
+      for (int64_t i = 0; i < nb; ++i)
+        tg_host_store(B, i, g.b_type, tg_random_value(2, i, g.b_type, 0));
+      for (int64_t i = 0; i < nc; ++i)
+        tg_host_store(C, i, g.c_type, tg_random_value(3, i, g.c_type, 0));
+      for (int64_t i = 0; i < 45; ++i)
+        tg_host_store(bias, i, TG_BF16, tg_random_value(4, i, TG_BF16, 0));
       tg_cpu_reference(&g, A, B, C, bias, ref, mag);
       void *dA, *dB, *dC, *dbias;
       double *dref, *dmag;
@@ -512,9 +530,11 @@ static void test_gpu_oracle(void) {
       cudaMemcpy(gmag, dmag, nc * sizeof(double), cudaMemcpyDeviceToHost);
       int bad = 0;
       for (int64_t i = 0; i < nc; ++i)
-        if (fabs(gref[i] - ref[i]) > 1e-12 * (mag[i] + 1e-300) || fabs(gmag[i] - mag[i]) > 1e-12 * mag[i]) ++bad;
-      CHECK_MSG(bad == 0, "GPU oracle differs from the CPU oracle in %d elements (%s, c_order %d)", bad,
-                k_types[t].name, corder);
+        if (fabs(gref[i] - ref[i]) > 1e-12 * (mag[i] + 1e-300) ||
+            fabs(gmag[i] - mag[i]) > 1e-12 * mag[i])
+          ++bad;
+      CHECK_MSG(bad == 0, "GPU oracle differs from the CPU oracle in %d elements (%s, c_order %d)",
+                bad, k_types[t].name, corder);
       cudaFree(dA);
       cudaFree(dB);
       cudaFree(dC);
@@ -540,7 +560,8 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--stream-k") == 0) stream_k_only = 1;
     else if (strcmp(argv[i], "--quick") == 0) g_quick = 1;
     else if (strcmp(argv[i], "--part") == 0 && i + 1 < argc &&
-             sscanf(argv[i + 1], "%d/%d%c", &part, &parts, &part_tail) == 2 && parts > 0 && part >= 0 && part < parts)
+             sscanf(argv[i + 1], "%d/%d%c", &part, &parts, &part_tail) == 2 && parts > 0 &&
+             part >= 0 && part < parts)
       ++i;
     else {
       fprintf(stderr, "usage: %s [--kernel NAME] [--part P/N] [--stream-k] [--quick]\n", argv[0]);
@@ -576,8 +597,8 @@ int main(int argc, char **argv) {
     test_gpu_oracle();
   }
   /* A misspelt --kernel, or a part past the registry's end, must not pass on no cases. */
-  CHECK_MSG(kernels_run > 0 || (!only && part == 0), "no kernel selected (--kernel %s, --part %d/%d)",
-            only ? only : "-", part, parts);
+  CHECK_MSG(kernels_run > 0 || (!only && part == 0),
+            "no kernel selected (--kernel %s, --part %d/%d)", only ? only : "-", part, parts);
   printf("features: %ld cases, %ld refused by forced kernels\n", g_cases, g_refused);
   tg_destroy(h);
   return tg_test_finish("test_gpu_features");

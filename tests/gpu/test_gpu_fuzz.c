@@ -45,13 +45,16 @@ typedef struct draw {
 } draw;
 
 /* Uniform integer in [0, r). */
-static int64_t pick(draw *d, int64_t r) { return (tg_random_int(d->seed, d->n++, 1 << 30) + (1 << 30)) % r; }
+static int64_t pick(draw *d, int64_t r) {
+  return (tg_random_int(d->seed, d->n++, 1 << 30) + (1 << 30)) % r;
+}
 
 /* A leading dimension for `packed`: packed, oddly padded, padded to 8 elements, or more. */
 static int64_t pick_ld(draw *d, int64_t packed) {
   if (packed < 1) packed = 1;
   switch (pick(d, 5)) {
-    case 0: case 1: return packed;
+    case 0:
+    case 1: return packed;
     case 2: return packed + 1 + pick(d, 3);
     case 3: return (packed + 7) / 8 * 8;
     default: return (packed + 7) / 8 * 8 + 8 * (1 + pick(d, 2));
@@ -77,14 +80,17 @@ static int64_t pick_stride(draw *d, int input, int64_t one, int64_t batch) {
   }
 }
 
-static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o, const fuzz_config *cfg) {
+static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
+                      const fuzz_config *cfg) {
   draw d = {seed * 1000003u + (uint64_t)index, 0};
   static const tg_dtype floats[] = {TG_F32, TG_F16, TG_BF16};
   static const double alphas[] = {0.0, 1.0, 0.7, -1.5}, betas[] = {0.0, 1.0, 1.3, -0.5};
   const int large = cfg->large_every > 0 && pick(&d, cfg->large_every) == 0;
   int64_t dims[3];
   for (int i = 0; i < 3; ++i) /* half small, half up to MAX_DIM; large cases up to MAX_LARGE_DIM */
-    dims[i] = large ? 1 + pick(&d, MAX_LARGE_DIM) : pick(&d, 2) ? pick(&d, 10) : pick(&d, MAX_DIM + 1);
+    dims[i] = large         ? 1 + pick(&d, MAX_LARGE_DIM)
+              : pick(&d, 2) ? pick(&d, 10)
+                            : pick(&d, MAX_DIM + 1);
   int fam = (int)pick(&d, 6);
   tg_gemm_init(g, dims[0], dims[1], dims[2], TG_F32, TG_F32);
   switch (fam) {
@@ -96,7 +102,10 @@ static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
       g->a_type = pick(&d, 2) ? TG_E4M3 : TG_E5M2;
       g->b_type = pick(&d, 2) ? TG_E4M3 : TG_E5M2;
       break;
-    default: g->a_type = g->b_type = TG_S8; g->compute = TG_COMPUTE_S32; break;
+    default:
+      g->a_type = g->b_type = TG_S8;
+      g->compute = TG_COMPUTE_S32;
+      break;
   }
   if (fam == 5) {
     g->c_type = pick(&d, 2) ? TG_S32 : TG_S8;
@@ -141,17 +150,21 @@ int main(int argc, char **argv) {
   long cases = DEFAULT_CASES, only = -1, from = 0;
   fuzz_config cfg = {NULL, 0, DEFAULT_GRAPH_EVERY, DEFAULT_LARGE_EVERY};
   for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoull(argv[++i], NULL, 10), seed_given = 1;
+    if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
+      seed = strtoull(argv[++i], NULL, 10), seed_given = 1;
     else if (strcmp(argv[i], "--cases") == 0 && i + 1 < argc) cases = atol(argv[++i]);
     else if (strcmp(argv[i], "--case") == 0 && i + 1 < argc) only = atol(argv[++i]);
     else if (strcmp(argv[i], "--from") == 0 && i + 1 < argc) from = atol(argv[++i]);
     else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc) cfg.kernel = argv[++i];
     else if (strcmp(argv[i], "--exact-extent") == 0) cfg.exact_extent = 1;
-    else if (strcmp(argv[i], "--graph-every") == 0 && i + 1 < argc) cfg.graph_every = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--large-every") == 0 && i + 1 < argc) cfg.large_every = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--graph-every") == 0 && i + 1 < argc)
+      cfg.graph_every = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--large-every") == 0 && i + 1 < argc)
+      cfg.large_every = atoi(argv[++i]);
     else {
       fprintf(stderr,
-              "usage: %s [--seed S] [--cases N] [--from I] [--case I] [--kernel NAME] [--exact-extent] [--graph-every G] "
+              "usage: %s [--seed S] [--cases N] [--from I] [--case I] [--kernel NAME] "
+              "[--exact-extent] [--graph-every G] "
               "[--large-every L]\n",
               argv[0]);
       return 2;
@@ -178,13 +191,14 @@ int main(int argc, char **argv) {
     CHECK(r != TG_CASE_FAIL);
     if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES) {
       tg_case_command(repro, sizeof repro, &g, &o);
-      fprintf(stderr, "FAIL %s\n    fuzz: %s --seed %llu --case %ld%s%s%s\n    repro: %s\n", msg, argv[0],
-              (unsigned long long)seed, i, cfg.kernel ? " --kernel " : "", cfg.kernel ? cfg.kernel : "",
-              cfg.exact_extent ? " --exact-extent" : "", repro);
+      fprintf(stderr, "FAIL %s\n    fuzz: %s --seed %llu --case %ld%s%s%s\n    repro: %s\n", msg,
+              argv[0], (unsigned long long)seed, i, cfg.kernel ? " --kernel " : "",
+              cfg.kernel ? cfg.kernel : "", cfg.exact_extent ? " --exact-extent" : "", repro);
     }
   }
-  printf("fuzz: seed %llu, %ld cases (%ld large, %ld captured in graphs%s), %ld refused\n", (unsigned long long)seed,
-         ran, large, graphs, cfg.exact_extent ? ", exact extents" : "", refused);
+  printf("fuzz: seed %llu, %ld cases (%ld large, %ld captured in graphs%s), %ld refused\n",
+         (unsigned long long)seed, ran, large, graphs, cfg.exact_extent ? ", exact extents" : "",
+         refused);
   tg_destroy(h);
   return tg_test_finish("test_gpu_fuzz");
 }

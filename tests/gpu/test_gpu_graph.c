@@ -31,7 +31,8 @@ static void run(const tg_gemm *g, int graph, const char *what) {
   o.seed = (uint64_t)(g_ran + 1);
   o.graph = graph;
   o.allow_refusal = g->kernel != NULL;
-  o.gpu_oracle = (double)g->m * (double)g->n * (double)g->k * (double)g->batch > (double)CPU_ORACLE_MAX_MACS;
+  o.gpu_oracle =
+      (double)g->m * (double)g->n * (double)g->k * (double)g->batch > (double)CPU_ORACLE_MAX_MACS;
   static char msg[4096], repro[2048];
   const tg_case_outcome r = tg_run_case(h, g, &o, msg, sizeof msg);
   ++g_ran;
@@ -45,9 +46,12 @@ static void run(const tg_gemm *g, int graph, const char *what) {
 
 /* The first input type (with its output) that kernel `name` serves at m×n×k, or -1. */
 static int served_type(const char *name, int64_t m, int64_t n, int64_t k, tg_gemm *out) {
-  static const struct { tg_dtype in, out; tg_compute compute; } types[] = {
-      {TG_BF16, TG_BF16, TG_COMPUTE_F32}, {TG_F16, TG_F16, TG_COMPUTE_F32}, {TG_F32, TG_F32, TG_COMPUTE_F32},
-      {TG_F32, TG_F32, TG_COMPUTE_TF32},  {TG_S8, TG_S32, TG_COMPUTE_S32},  {TG_E4M3, TG_BF16, TG_COMPUTE_F32}};
+  static const struct {
+    tg_dtype in, out;
+    tg_compute compute;
+  } types[] = {{TG_BF16, TG_BF16, TG_COMPUTE_F32}, {TG_F16, TG_F16, TG_COMPUTE_F32},
+               {TG_F32, TG_F32, TG_COMPUTE_F32},   {TG_F32, TG_F32, TG_COMPUTE_TF32},
+               {TG_S8, TG_S32, TG_COMPUTE_S32},    {TG_E4M3, TG_BF16, TG_COMPUTE_F32}};
   tg_handle *v;
   if (tg_create(&v) != TG_OK) return -1;
   int found = -1;
@@ -66,7 +70,10 @@ static void kernel_cases(const tg_kernel_info *info) {
   const int64_t tm = info->tile_m ? info->tile_m : 64, tn = info->tile_n ? info->tile_n : 64;
   const int sm90 = strcmp(info->family, "sm90") == 0;
   const int split_k = strstr(info->name, "splitk") != NULL;
-  struct { int64_t m, n, k, batch; const char *what; } shapes[] = {
+  struct {
+    int64_t m, n, k, batch;
+    const char *what;
+  } shapes[] = {
       {37, 45, 61, 2, "small odd"},
       {3 * tm - 5, 3 * tn - 3, 300, 1, "three waves of edge tiles"},
       {sm90 ? 12 * tm - 37 : 0, 12 * tn - 5, 209, 1, "stream-K (a mostly idle last wave)"},

@@ -97,7 +97,8 @@ int main(int argc, char **argv) {
                 if (r == TG_CASE_REFUSED) {
                   ++fam_refused;
                   /* tg_check must give the same answer as tg_matmul did. */
-                  CHECK_MSG(tg_check(h, &g) != TG_OK, "tg_check accepts what tg_matmul refused: %s", msg);
+                  CHECK_MSG(tg_check(h, &g) != TG_OK, "tg_check accepts what tg_matmul refused: %s",
+                            msg);
                 }
                 CHECK(r != TG_CASE_FAIL);
                 if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES)

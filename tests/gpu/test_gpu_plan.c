@@ -47,7 +47,8 @@ static int make_buffers(const tg_gemm *g, buffers *x, int offset) {
     return -1;
   /* Small integers in every byte pattern the type allows: inputs need only be the same for both. */
   unsigned char *host = (unsigned char *)malloc(x->a_bytes > x->b_bytes ? x->a_bytes : x->b_bytes);
-  for (size_t i = 0; i < x->a_bytes || i < x->b_bytes; ++i) host[i] = (unsigned char)(i * 7 % 61 & 0x3f);
+  for (size_t i = 0; i < x->a_bytes || i < x->b_bytes; ++i)
+    host[i] = (unsigned char)(i * 7 % 61 & 0x3f);
   x->a = (char *)x->a + offset * ea;
   x->b = (char *)x->b + offset * ea;
   cudaMemcpy(x->a, host, x->a_bytes, cudaMemcpyHostToDevice);
@@ -89,7 +90,8 @@ static void check_bits(tg_handle *h, const tg_gemm *g, int offset, const char *w
   cudaMemset(x.d2, 0x7f, x.d_bytes);
   CHECK_MSG(tg_matmul(h, g, x.a, x.b, NULL, x.d1, 0) == TG_OK, "%s: %s", what, tg_last_error(h));
   CHECK_MSG(tg_plan_run(plan, x.a, x.b, NULL, x.d2, 0) == TG_OK, "%s: %s", what, tg_last_error(h));
-  CHECK_MSG(cudaDeviceSynchronize() == cudaSuccess && same_d(&x), "%s: a planned run differs from tg_matmul", what);
+  CHECK_MSG(cudaDeviceSynchronize() == cudaSuccess && same_d(&x),
+            "%s: a planned run differs from tg_matmul", what);
   /* Captured. */
   cudaStream_t s;
   cudaGraph_t graph = NULL;
@@ -101,7 +103,8 @@ static void check_bits(tg_handle *h, const tg_gemm *g, int offset, const char *w
   const tg_status st = tg_plan_run(plan, x.a, x.b, NULL, x.d2, s);
   const int captured = cudaStreamEndCapture(s, &graph) == cudaSuccess && st == TG_OK &&
                        cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess &&
-                       cudaGraphLaunch(exec, s) == cudaSuccess && cudaStreamSynchronize(s) == cudaSuccess;
+                       cudaGraphLaunch(exec, s) == cudaSuccess &&
+                       cudaStreamSynchronize(s) == cudaSuccess;
   CHECK_MSG(captured && same_d(&x), "%s: a captured planned run differs from tg_matmul (%s)", what,
             tg_last_error(h));
   if (exec) cudaGraphExecDestroy(exec);
@@ -135,8 +138,8 @@ static void time_calls(tg_handle *h, const tg_gemm *g, int calls, const char *wh
   }
   qsort(matmul, BATCHES, sizeof(double), compare_doubles);
   qsort(planned, BATCHES, sizeof(double), compare_doubles);
-  printf("host time per call, %s (%s): tg_matmul %.2f us, tg_plan_run %.2f us\n", what, tg_plan_kernel(plan),
-         matmul[BATCHES / 2], planned[BATCHES / 2]);
+  printf("host time per call, %s (%s): tg_matmul %.2f us, tg_plan_run %.2f us\n", what,
+         tg_plan_kernel(plan), matmul[BATCHES / 2], planned[BATCHES / 2]);
   cudaStreamDestroy(s);
   tg_plan_destroy(plan);
   free_buffers(g, &x, 0);

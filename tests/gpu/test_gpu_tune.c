@@ -44,8 +44,10 @@ static int alloc(buffers *x, const tg_gemm *g) {
       cudaMalloc((void **)&x->ref, mn * sizeof(double)) != cudaSuccess ||
       cudaMalloc((void **)&x->mag, mn * sizeof(double)) != cudaSuccess)
     return -1;
-  if (tg_fill_random_device(x->a, g->m * g->k * g->batch, g->a_type, SEED + 1, 0, 0) != cudaSuccess ||
-      tg_fill_random_device(x->b, g->k * g->n * g->batch, g->b_type, SEED + 2, 0, 0) != cudaSuccess ||
+  if (tg_fill_random_device(x->a, g->m * g->k * g->batch, g->a_type, SEED + 1, 0, 0) !=
+          cudaSuccess ||
+      tg_fill_random_device(x->b, g->k * g->n * g->batch, g->b_type, SEED + 2, 0, 0) !=
+          cudaSuccess ||
       tg_fill_random_device(x->c, (int64_t)mn, g->c_type, SEED + 3, 0, 0) != cudaSuccess)
     return -1;
   return cudaDeviceSynchronize() == cudaSuccess ? 0 : -1;
@@ -98,8 +100,10 @@ static void test_tune_small_shape(const char *cache_path) {
     tg_destroy(h);
     return;
   }
-  printf("tg_tune %dx%dx%d bf16: %d candidates, winner %s %.2f us (untuned %s %.2f us), worst %.3g\n",
-         M, N, K, r.candidate_count, r.kernel, r.us, r.heuristic_kernel, r.heuristic_us, r.worst_ratio);
+  printf(
+      "tg_tune %dx%dx%d bf16: %d candidates, winner %s %.2f us (untuned %s %.2f us), worst %.3g\n",
+      M, N, K, r.candidate_count, r.kernel, r.us, r.heuristic_kernel, r.heuristic_us,
+      r.worst_ratio);
   const tg_kernel *k = tg_registry_find(r.kernel);
   CHECK(k && tg_plan_tunable(k) && strcmp(r.kernel, "ref") != 0);
   CHECK(r.us > 0 && r.worst_ratio <= 1.0 && r.candidate_count >= 1 && r.heuristic_kernel != NULL);
@@ -117,13 +121,14 @@ static void test_tune_small_shape(const char *cache_path) {
   CHECK(strcmp(tg_last_kernel(h), r.kernel) == 0);
   /* The library's comparison agrees with the tools' on the winner's output (D holds it). */
   const double worst = tools_check(h, &g, &x, NULL);
-  CHECK_MSG(fabs(worst - r.worst_ratio) <= RATIO_AGREEMENT * (1.0 + worst), "library %.17g, tools %.17g",
-            r.worst_ratio, worst);
+  CHECK_MSG(fabs(worst - r.worst_ratio) <= RATIO_AGREEMENT * (1.0 + worst),
+            "library %.17g, tools %.17g", r.worst_ratio, worst);
   /* Stored: tg_matmul takes it and is right. */
   CHECK(tg_cache_count(h) == 1);
   CHECK(cudaMemset(x.d, 0xff, (size_t)(M * N) * tg_dtype_size(g.d_type)) == cudaSuccess);
   CHECK(tg_matmul(h, &g, x.a, x.b, NULL, x.d, 0) == TG_OK);
-  CHECK_MSG(strcmp(tg_last_kernel(h), r.kernel) == 0, "tg_matmul ran %s, not the tuned %s", tg_last_kernel(h), r.kernel);
+  CHECK_MSG(strcmp(tg_last_kernel(h), r.kernel) == 0, "tg_matmul ran %s, not the tuned %s",
+            tg_last_kernel(h), r.kernel);
   tools_check(h, &g, &x, NULL);
   /* Saved and loaded by a new handle: the same choice. */
   CHECK_MSG(tg_cache_save(h, NULL) == TG_OK, "%s", tg_last_error(h));
@@ -180,7 +185,7 @@ static void test_compare_kernel(void) {
   s.ref = ref, s.mag = mag;
   s.rel = 1e-6, s.abs = 0.0, s.lo = -HUGE_VAL, s.hi = HUGE_VAL;
   for (int pass = 0; pass < 3; ++pass) {
-    if (pass == 1) host[1 * stride + 5 * ldd + 9] += 1.0f;  /* wrong by 1 */
+    if (pass == 1) host[1 * stride + 5 * ldd + 9] += 1.0f; /* wrong by 1 */
     if (pass == 2) host[0 * stride + 0 * ldd + 0] = NAN;
     cudaMemcpy(d, host, count * sizeof *d, cudaMemcpyHostToDevice);
     cudaMemset(counts, 0, sizeof *counts);
@@ -198,8 +203,8 @@ static void test_compare_kernel(void) {
   cudaMemcpy(host, d, count * sizeof *d, cudaMemcpyDeviceToHost);
   int64_t nans = 0, ones = 0;
   for (size_t i = 0; i < count; ++i) nans += host[i] != host[i], ones += host[i] == 1.0f;
-  CHECK_MSG(nans == m * n * batch && ones == (int64_t)count - m * n * batch, "%lld NaN, %lld untouched",
-            (long long)nans, (long long)ones);
+  CHECK_MSG(nans == m * n * batch && ones == (int64_t)count - m * n * batch,
+            "%lld NaN, %lld untouched", (long long)nans, (long long)ones);
   cudaFree(d);
   cudaFree(ref);
   cudaFree(mag);

@@ -12,10 +12,9 @@ int tg_test_checks = 0;
 int tg_test_finish(const char *name) {
   const double worst = tg_case_worst_ratio();
   if (worst >= 0.0)
-    printf("%s: %d checks, %d failed; worst error/bound of the passing results %.3g\n", name, tg_test_checks,
-           tg_test_failures, worst);
-  else
-    printf("%s: %d checks, %d failed\n", name, tg_test_checks, tg_test_failures);
+    printf("%s: %d checks, %d failed; worst error/bound of the passing results %.3g\n", name,
+           tg_test_checks, tg_test_failures, worst);
+  else printf("%s: %d checks, %d failed\n", name, tg_test_checks, tg_test_failures);
   return tg_test_failures ? 1 : 0;
 }
 

@@ -14,24 +14,24 @@
 extern int tg_test_failures;
 extern int tg_test_checks;
 
-#define CHECK(cond)                                                              \
-  do {                                                                           \
-    ++tg_test_checks;                                                            \
-    if (!(cond)) {                                                               \
-      ++tg_test_failures;                                                        \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);   \
-    }                                                                            \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    ++tg_test_checks;                                                          \
+    if (!(cond)) {                                                             \
+      ++tg_test_failures;                                                      \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
+    }                                                                          \
   } while (0)
 
-#define CHECK_MSG(cond, ...)                                                     \
-  do {                                                                           \
-    ++tg_test_checks;                                                            \
-    if (!(cond)) {                                                               \
-      ++tg_test_failures;                                                        \
-      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond);   \
-      fprintf(stderr, __VA_ARGS__);                                              \
-      fputc('\n', stderr);                                                       \
-    }                                                                            \
+#define CHECK_MSG(cond, ...)                                                   \
+  do {                                                                         \
+    ++tg_test_checks;                                                          \
+    if (!(cond)) {                                                             \
+      ++tg_test_failures;                                                      \
+      fprintf(stderr, "%s:%d: CHECK failed: %s: ", __FILE__, __LINE__, #cond); \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+    }                                                                          \
   } while (0)
 
 /* Prints the summary line, with the worst error/bound of the GPU cases that passed when any ran

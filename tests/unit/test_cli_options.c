@@ -16,20 +16,20 @@ static int parse(tg_bench_options *o, char *err, const char *const *args, int n)
   return tg_parse_bench(2 + n, argv, 2, o, &help, err, TG_CLI_ERROR_BYTES);
 }
 
-#define PARSE_OK(...)                                                        \
-  do {                                                                       \
-    const char *const args_[] = {__VA_ARGS__};                               \
-    int rc_ = parse(&o, err, args_, (int)(sizeof args_ / sizeof args_[0]));  \
-    CHECK_MSG(rc_ == 0, "%s", err);                                          \
+#define PARSE_OK(...)                                                       \
+  do {                                                                      \
+    const char *const args_[] = {__VA_ARGS__};                              \
+    int rc_ = parse(&o, err, args_, (int)(sizeof args_ / sizeof args_[0])); \
+    CHECK_MSG(rc_ == 0, "%s", err);                                         \
   } while (0)
 
-#define PARSE_FAILS(option, ...)                                             \
-  do {                                                                       \
-    const char *const args_[] = {__VA_ARGS__};                               \
-    int rc_ = parse(&o, err, args_, (int)(sizeof args_ / sizeof args_[0]));  \
-    CHECK_MSG(rc_ != 0, "accepted: %s", #__VA_ARGS__);                       \
+#define PARSE_FAILS(option, ...)                                                         \
+  do {                                                                                   \
+    const char *const args_[] = {__VA_ARGS__};                                           \
+    int rc_ = parse(&o, err, args_, (int)(sizeof args_ / sizeof args_[0]));              \
+    CHECK_MSG(rc_ != 0, "accepted: %s", #__VA_ARGS__);                                   \
     CHECK_MSG(strstr(err, option) != NULL, "message does not name %s: %s", option, err); \
-    CHECK_MSG(strchr(err, '\n') == NULL, "message is not one line: %s", err); \
+    CHECK_MSG(strchr(err, '\n') == NULL, "message is not one line: %s", err);            \
   } while (0)
 
 int main(void) {
@@ -39,26 +39,28 @@ int main(void) {
   /* Defaults: 1024³ bf16, C = A·B^T layouts, 5 warm-up, 30 timed. */
   PARSE_OK("--csv");
   CHECK(o.g.m == 1024 && o.g.n == 1024 && o.g.k == 1024 && o.g.batch == 1);
-  CHECK(o.g.a_type == TG_BF16 && o.g.b_type == TG_BF16 && o.g.c_type == TG_BF16 && o.g.d_type == TG_BF16);
+  CHECK(o.g.a_type == TG_BF16 && o.g.b_type == TG_BF16 && o.g.c_type == TG_BF16 &&
+        o.g.d_type == TG_BF16);
   CHECK(o.g.a_order == TG_ROW_MAJOR && o.g.b_order == TG_COL_MAJOR && o.g.c_order == TG_ROW_MAJOR);
   CHECK(o.g.compute == TG_COMPUTE_F32 && o.g.alpha == 1.0 && o.g.beta == 0.0 && !o.g.kernel);
   CHECK(o.warmup == TG_CLI_DEFAULT_WARMUP && o.iterations == TG_CLI_DEFAULT_ITERATIONS && o.csv);
 
   /* The example line. */
-  PARSE_OK("--mnkl", "8192,8192,8192,2", "--ab-dtype", "Float16", "--c-dtype", "f16",
-           "--acc-dtype", "Float32", "--a-major", "m", "--b-major", "n", "--c-major", "m",
-           "--skip-ref-check", "--iterations", "2", "--vs-cublas", "--cold-l2");
+  PARSE_OK("--mnkl", "8192,8192,8192,2", "--ab-dtype", "Float16", "--c-dtype", "f16", "--acc-dtype",
+           "Float32", "--a-major", "m", "--b-major", "n", "--c-major", "m", "--skip-ref-check",
+           "--iterations", "2", "--vs-cublas", "--cold-l2");
   CHECK(o.g.m == 8192 && o.g.batch == 2 && o.g.a_type == TG_F16 && o.g.c_type == TG_F16);
   CHECK(o.g.a_order == TG_COL_MAJOR && o.g.b_order == TG_ROW_MAJOR && o.g.c_order == TG_COL_MAJOR);
   CHECK(o.skip_ref_check && o.iterations == 2 && o.vs_cublas && o.cold_l2);
 
   /* "=value" spelling, mixed fp8, d differing from c, epilogue, kernel, ld. */
-  PARSE_OK("--mnkl=16,32,64", "--a-dtype=e4m3", "--b-dtype=e5m2", "--c-dtype=f32",
-           "--d-dtype=bf16", "--epilogue=bias-gelu", "--bias-dtype=f16", "--kernel=ref",
-           "--alpha=0.5", "--beta=-1.25", "--lda=70", "--ldd=40", "--seed=9", "--exact",
-           "--warmup=0");
-  CHECK(o.g.a_type == TG_E4M3 && o.g.b_type == TG_E5M2 && o.g.c_type == TG_F32 && o.g.d_type == TG_BF16);
-  CHECK(o.g.epilogue == TG_EPI_BIAS_GELU && o.g.bias_type == TG_F16 && strcmp(o.g.kernel, "ref") == 0);
+  PARSE_OK("--mnkl=16,32,64", "--a-dtype=e4m3", "--b-dtype=e5m2", "--c-dtype=f32", "--d-dtype=bf16",
+           "--epilogue=bias-gelu", "--bias-dtype=f16", "--kernel=ref", "--alpha=0.5",
+           "--beta=-1.25", "--lda=70", "--ldd=40", "--seed=9", "--exact", "--warmup=0");
+  CHECK(o.g.a_type == TG_E4M3 && o.g.b_type == TG_E5M2 && o.g.c_type == TG_F32 &&
+        o.g.d_type == TG_BF16);
+  CHECK(o.g.epilogue == TG_EPI_BIAS_GELU && o.g.bias_type == TG_F16 &&
+        strcmp(o.g.kernel, "ref") == 0);
   CHECK(o.g.alpha == 0.5 && o.g.beta == -1.25 && o.g.lda == 70 && o.g.ldd == 40 && o.g.ldb == 0);
   CHECK(o.seed == 9 && o.exact && o.warmup == 0 && o.g.batch == 1);
 
@@ -110,7 +112,8 @@ int main(void) {
   CHECK(tg_parse_epilogue("none", &e) == 0 && e == TG_EPI_NONE);
   CHECK(strcmp(tg_epilogue_name(TG_EPI_BIAS_GELU), "bias-gelu") == 0);
   CHECK(strcmp(tg_epilogue_name((tg_epilogue)99), "?") == 0);
-  for (int i = TG_EPI_NONE; i <= TG_EPI_BIAS_GELU; ++i) /* every name the library prints parses back */
+  for (int i = TG_EPI_NONE; i <= TG_EPI_BIAS_GELU;
+       ++i) /* every name the library prints parses back */
     CHECK(tg_parse_epilogue(tg_epilogue_name((tg_epilogue)i), &e) == 0 && e == (tg_epilogue)i);
   return tg_test_finish("test_cli_options");
 }

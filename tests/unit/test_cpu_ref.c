@@ -134,11 +134,14 @@ static void test_hand_computed(void) {
 /* Every dtype family: small integers make every product and sum exact, so the oracle must
  * equal an int64 computation exactly, in every layout, with batches. */
 static void test_exact_integers(void) {
-  struct { tg_dtype ab; tg_dtype cd; tg_compute comp; } fams[] = {
-      {TG_F32, TG_F32, TG_COMPUTE_F32}, {TG_F32, TG_F32, TG_COMPUTE_TF32},
-      {TG_F16, TG_F16, TG_COMPUTE_F32}, {TG_BF16, TG_F32, TG_COMPUTE_F32},
-      {TG_E4M3, TG_BF16, TG_COMPUTE_F32}, {TG_E5M2, TG_F16, TG_COMPUTE_F32},
-      {TG_S8, TG_S32, TG_COMPUTE_S32}, {TG_S8, TG_S8, TG_COMPUTE_S32}};
+  struct {
+    tg_dtype ab;
+    tg_dtype cd;
+    tg_compute comp;
+  } fams[] = {{TG_F32, TG_F32, TG_COMPUTE_F32},   {TG_F32, TG_F32, TG_COMPUTE_TF32},
+              {TG_F16, TG_F16, TG_COMPUTE_F32},   {TG_BF16, TG_F32, TG_COMPUTE_F32},
+              {TG_E4M3, TG_BF16, TG_COMPUTE_F32}, {TG_E5M2, TG_F16, TG_COMPUTE_F32},
+              {TG_S8, TG_S32, TG_COMPUTE_S32},    {TG_S8, TG_S8, TG_COMPUTE_S32}};
   enum { M = 5, N = 3, K = 7, BATCH = 2, LD_PAD = 2 };
   for (size_t f = 0; f < sizeof fams / sizeof fams[0]; ++f)
     for (int mask = 0; mask < 8; ++mask) {
@@ -156,7 +159,8 @@ static void test_exact_integers(void) {
       int64_t sa = tg_operand_span(M, K, g.a_order, g.lda, 0, BATCH);
       int64_t sb = tg_operand_span(K, N, g.b_order, g.ldb, 0, BATCH);
       int64_t sc = tg_operand_span(M, N, g.c_order, g.ldc, 0, BATCH);
-      unsigned char *A = calloc((size_t)sa, 4), *B = calloc((size_t)sb, 4), *C = calloc((size_t)sc, 4);
+      unsigned char *A = calloc((size_t)sa, 4), *B = calloc((size_t)sb, 4),
+                    *C = calloc((size_t)sc, 4);
       int64_t ia[BATCH][M][K], ib[BATCH][K][N], ic[BATCH][M][N];
       int64_t lda = g.lda, ldb = g.ldb, ldc = g.ldc;
       int64_t stra = tg_resolved_batch_stride(0, lda, g.a_order, M, K);
@@ -167,17 +171,20 @@ static void test_exact_integers(void) {
         for (int i = 0; i < M; ++i)
           for (int k = 0; k < K; ++k) {
             ia[b][i][k] = tg_random_int(seed, (b * M + i) * K + k, 1);
-            tg_host_store(A, tg_element_offset(b, i, k, g.a_order, lda, stra), g.a_type, (double)ia[b][i][k]);
+            tg_host_store(A, tg_element_offset(b, i, k, g.a_order, lda, stra), g.a_type,
+                          (double)ia[b][i][k]);
           }
         for (int k = 0; k < K; ++k)
           for (int j = 0; j < N; ++j) {
             ib[b][k][j] = tg_random_int(seed + 1, (b * K + k) * N + j, 1);
-            tg_host_store(B, tg_element_offset(b, k, j, g.b_order, ldb, strb), g.b_type, (double)ib[b][k][j]);
+            tg_host_store(B, tg_element_offset(b, k, j, g.b_order, ldb, strb), g.b_type,
+                          (double)ib[b][k][j]);
           }
         for (int i = 0; i < M; ++i)
           for (int j = 0; j < N; ++j) {
             ic[b][i][j] = tg_random_int(seed + 2, (b * M + i) * N + j, 4);
-            tg_host_store(C, tg_element_offset(b, i, j, g.c_order, ldc, strc), g.c_type, (double)ic[b][i][j]);
+            tg_host_store(C, tg_element_offset(b, i, j, g.c_order, ldc, strc), g.c_type,
+                          (double)ic[b][i][j]);
           }
       }
       double ref[BATCH * M * N];
@@ -214,9 +221,11 @@ static void test_tolerance(void) {
   tg_gemm_init(&g, 8, 8, 1024, TG_BF16, TG_F16);
   tg_tolerance t = tg_tolerance_make(&g, 0);
   CHECK(t.u_out == 0x1p-11 && t.abs == 0x1p-24);
-  CHECK(fabs(t.rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11)) < 1e-18); /* docs/testing.md's bound exactly */
+  CHECK(fabs(t.rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11)) <
+        1e-18); /* docs/testing.md's bound exactly */
   g.beta = 1.0;
-  CHECK(fabs(tg_tolerance_make(&g, 0).rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11 + 4 * 0x1p-24)) < 1e-18);
+  CHECK(fabs(tg_tolerance_make(&g, 0).rel - 4.0 * (1024 * 0x1p-24 + 0x1p-11 + 4 * 0x1p-24)) <
+        1e-18);
   g.beta = 0.0;
   g.d_type = TG_F32;
   CHECK(fabs(tg_tolerance_make(&g, 0).rel - 4.0 * 1024 * 0x1p-24) < 1e-18); /* fp32 D: u_out 0 */
@@ -232,20 +241,20 @@ static void test_tolerance(void) {
   CHECK(tg_error_ratio(&e, 2049.0 - 1.0, 2049.0, 1e9) == 0.0); /* a tie in f16: to even */
   CHECK(tg_error_ratio(&e, 2050.0, 2049.0, 1e9) > 1.0);        /* the odd neighbour fails */
   CHECK(tg_error_ratio(&e, 2050.0, 2048.0, 1e9) > 1.0);
-  CHECK(tg_error_ratio(&e, 2048.0, 2047.5, 1e9) == 0.0);        /* a tie at the binade's top */
+  CHECK(tg_error_ratio(&e, 2048.0, 2047.5, 1e9) == 0.0); /* a tie at the binade's top */
   CHECK(tg_error_ratio(&e, 2047.0, 2047.5, 1e9) > 1.0);
   CHECK(tg_error_ratio(&e, 2047.0, 2047.3, 1e9) == 0.0);
-  CHECK(tg_error_ratio(&e, 2048.0, 2047.3, 1e9) > 1.0);         /* within u_out·|ref|, not the rounding */
-  CHECK(tg_error_ratio(&e, 0x1p-23, 0x1.8p-24, 1e9) == 0.0);    /* a subnormal tie: 2·2^-24, even */
+  CHECK(tg_error_ratio(&e, 2048.0, 2047.3, 1e9) > 1.0); /* within u_out·|ref|, not the rounding */
+  CHECK(tg_error_ratio(&e, 0x1p-23, 0x1.8p-24, 1e9) == 0.0); /* a subnormal tie: 2·2^-24, even */
   CHECK(tg_error_ratio(&e, 0x1p-24, 0x1.8p-24, 1e9) > 1.0);
-  CHECK(tg_error_ratio(&e, INFINITY, 65520.0, 1e9) == 0.0);     /* past max by half a spacing */
+  CHECK(tg_error_ratio(&e, INFINITY, 65520.0, 1e9) == 0.0); /* past max by half a spacing */
   CHECK(tg_error_ratio(&e, 65504.0, 65519.0, 1e9) == 0.0);
   g.epilogue = TG_EPI_GELU;
   CHECK(!tg_tolerance_make(&g, 1).exact); /* GELU is not exact arithmetic */
   g.epilogue = TG_EPI_NONE;
   g.d_type = TG_BF16;
   e = tg_tolerance_make(&g, 1);
-  CHECK(tg_error_ratio(&e, 256.0, 257.0, 1e9) == 0.0);          /* bf16: a tie, to even */
+  CHECK(tg_error_ratio(&e, 256.0, 257.0, 1e9) == 0.0); /* bf16: a tie, to even */
   CHECK(tg_error_ratio(&e, 258.0, 257.0, 1e9) > 1.0);
   g.d_type = TG_F32;
   e = tg_tolerance_make(&g, 1);

@@ -67,8 +67,9 @@ static void check_minimal(int sm, int sms, const tg_gemm *g) {
   for (int i = 0; i < tg_registry_count(); ++i) {
     const tg_kernel *k = tg_registry_at(i);
     if (!k->auto_pick || tg_plan_for_kernel(k, &p, &other, why, sizeof why) != TG_OK) continue;
-    CHECK_MSG(tg_plan_cost(&other, &p) >= best, "%s is cheaper than the chosen %s for %lldx%lldx%lld",
-              k->name, chosen.kernel->name, (long long)g->m, (long long)g->n, (long long)g->k);
+    CHECK_MSG(tg_plan_cost(&other, &p) >= best,
+              "%s is cheaper than the chosen %s for %lldx%lldx%lld", k->name, chosen.kernel->name,
+              (long long)g->m, (long long)g->n, (long long)g->k);
   }
 }
 
@@ -86,12 +87,12 @@ static void test_large_squares(void) {
     request(&g, sizes[i], sizes[i], sizes[i], TG_BF16);
     const tg_kernel *k = pick(g_h90, &g);
     if (have_family("sm90"))
-      CHECK_MSG(k && strcmp(k->family, "sm90") == 0 && area(k) == LARGE_TILE_AREA, "sm_90 %lld^3: %s",
-                (long long)sizes[i], k ? k->name : "-");
+      CHECK_MSG(k && strcmp(k->family, "sm90") == 0 && area(k) == LARGE_TILE_AREA,
+                "sm_90 %lld^3: %s", (long long)sizes[i], k ? k->name : "-");
     k = pick(g_h80, &g);
     if (have_family("sm80"))
-      CHECK_MSG(k && strcmp(k->family, "sm80") == 0 && area(k) == LARGE_TILE_AREA, "sm_80 %lld^3: %s",
-                (long long)sizes[i], k ? k->name : "-");
+      CHECK_MSG(k && strcmp(k->family, "sm80") == 0 && area(k) == LARGE_TILE_AREA,
+                "sm_80 %lld^3: %s", (long long)sizes[i], k ? k->name : "-");
     check_minimal(H100_SM, H100_SMS, &g);
     check_minimal(A100_SM, A100_SMS, &g);
   }
@@ -117,8 +118,8 @@ static void test_full_wave_width(void) {
   CHECK(k != NULL);
   if (!k) return;
   const int64_t tiles = ((1536 + k->tile_m - 1) / k->tile_m) * ((1536 + k->tile_n - 1) / k->tile_n);
-  CHECK_MSG(tiles <= H100_SMS && tiles * 10 >= H100_SMS * 9, "1536^3 on sm_90: %s, %lld tiles", k->name,
-            (long long)tiles);
+  CHECK_MSG(tiles <= H100_SMS && tiles * 10 >= H100_SMS * 9, "1536^3 on sm_90: %s, %lld tiles",
+            k->name, (long long)tiles);
   check_minimal(H100_SM, H100_SMS, &g);
   /* ... but not where a lone-CTA row fills a single wave better: at 1280³ (90 tiles against
    * 100) and 1408×1536×2048, where 11 tile rows leave a spare CTA in 11 of its clusters of 2,
@@ -127,8 +128,9 @@ static void test_full_wave_width(void) {
   for (int i = 0; i < 2; ++i) {
     request(&g, others[i][0], others[i][1], others[i][2], TG_BF16);
     k = pick(g_h90, &g);
-    CHECK_MSG(k && strcmp(k->name, "sm90_128x144x64") != 0, "%lldx%lldx%lld on sm_90: %s", (long long)others[i][0],
-              (long long)others[i][1], (long long)others[i][2], k ? k->name : "-");
+    CHECK_MSG(k && strcmp(k->name, "sm90_128x144x64") != 0, "%lldx%lldx%lld on sm_90: %s",
+              (long long)others[i][0], (long long)others[i][1], (long long)others[i][2],
+              k ? k->name : "-");
     check_minimal(H100_SM, H100_SMS, &g);
   }
 }
@@ -141,16 +143,18 @@ static void test_full_wave_width(void) {
 static void test_two_wave_width(void) {
   if (!have_family("sm90")) return;
   enum { WIDE = 4, OTHERS = 4 };
-  const int64_t wide[WIDE][3] = {{2560, 2560, 2560}, {1792, 1792, 1792}, {2560, 2560, 8192}, {1792, 1792, 4096}};
-  const int64_t others[OTHERS][3] = {{2048, 2048, 2048}, {1664, 4096, 4096}, {3072, 3072, 3072}, {1536, 1536, 1536}};
+  const int64_t wide[WIDE][3] = {
+      {2560, 2560, 2560}, {1792, 1792, 1792}, {2560, 2560, 8192}, {1792, 1792, 4096}};
+  const int64_t others[OTHERS][3] = {
+      {2048, 2048, 2048}, {1664, 4096, 4096}, {3072, 3072, 3072}, {1536, 1536, 1536}};
   tg_gemm g;
   for (int i = 0; i < WIDE + OTHERS; ++i) {
     const int64_t *s = i < WIDE ? wide[i] : others[i - WIDE];
     request(&g, s[0], s[1], s[2], TG_BF16);
     const tg_kernel *k = pick(g_h90, &g);
     const int is_208 = k && strcmp(k->name, "sm90_128x208x64") == 0;
-    CHECK_MSG(k && is_208 == (i < WIDE), "%lldx%lldx%lld on sm_90: %s", (long long)s[0], (long long)s[1],
-              (long long)s[2], k ? k->name : "-");
+    CHECK_MSG(k && is_208 == (i < WIDE), "%lldx%lldx%lld on sm_90: %s", (long long)s[0],
+              (long long)s[1], (long long)s[2], k ? k->name : "-");
     check_minimal(H100_SM, H100_SMS, &g);
   }
 }
@@ -173,8 +177,9 @@ static void test_long_n_width(void) {
       if (variant == 2) g.epilogue = TG_EPI_BIAS_GELU;
       const tg_kernel *k = pick(g_h90, &g);
       const int is_160 = k && strcmp(k->name, "sm90_256x160x64") == 0;
-      CHECK_MSG(k && is_160 == (i < LONG && variant == 0), "%lldx%lldx%lld (variant %d) on sm_90: %s",
-                (long long)s[0], (long long)s[1], (long long)s[2], variant, k ? k->name : "-");
+      CHECK_MSG(k && is_160 == (i < LONG && variant == 0),
+                "%lldx%lldx%lld (variant %d) on sm_90: %s", (long long)s[0], (long long)s[1],
+                (long long)s[2], variant, k ? k->name : "-");
       check_minimal(H100_SM, H100_SMS, &g);
     }
   }
@@ -197,9 +202,10 @@ static void test_stream_k_waves(void) {
     request(&g, sizes[i], sizes[i], sizes[i], TG_BF16);
     build(&g, H100_SM, H100_SMS, &p);
     const double waves = k->waves(&p);
-    CHECK_MSG(waves > expect[i] - 1e-9 && waves < expect[i] + 1e-9, "%lld^3: %.4f waves, expected %.4f",
-              (long long)sizes[i], waves, expect[i]);
-    CHECK_MSG((k->workspace(&p) > 0) == (i == 0), "%lld^3: workspace %zu", (long long)sizes[i], k->workspace(&p));
+    CHECK_MSG(waves > expect[i] - 1e-9 && waves < expect[i] + 1e-9,
+              "%lld^3: %.4f waves, expected %.4f", (long long)sizes[i], waves, expect[i]);
+    CHECK_MSG((k->workspace(&p) > 0) == (i == 0), "%lld^3: workspace %zu", (long long)sizes[i],
+              k->workspace(&p));
   }
 }
 
@@ -209,9 +215,11 @@ static void test_split_k(void) {
   tg_gemm g;
   request(&g, 128, 128, 65536, TG_BF16);
   const tg_kernel *k = pick(g_h90, &g);
-  CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_90 128x128x65536: %s", k ? k->name : "-");
+  CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_90 128x128x65536: %s",
+            k ? k->name : "-");
   k = pick(g_h80, &g);
-  CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_80 128x128x65536: %s", k ? k->name : "-");
+  CHECK_MSG(k && k->splits && strstr(k->name, "splitk"), "sm_80 128x128x65536: %s",
+            k ? k->name : "-");
   tg_problem p;
   tg_plan plan;
   char why[256];
@@ -267,9 +275,10 @@ static void test_heavy_epilogue(void) {
   CHECK_MSG(plain && with_c && with_f32_c && gelu, "no pick");
   if (!plain || !with_c || !with_f32_c || !gelu) return;
   CHECK_MSG(with_c == plain, "beta=1: %s, plain: %s", with_c->name, plain->name);
-  CHECK_MSG(with_f32_c->tile_overhead_k < plain->tile_overhead_k, "beta=1 into f32: %s, plain: %s", with_f32_c->name,
-            plain->name);
-  CHECK_MSG(gelu_tile_cost_k(gelu) < gelu_tile_cost_k(plain), "bias+GELU: %s, plain: %s", gelu->name, plain->name);
+  CHECK_MSG(with_f32_c->tile_overhead_k < plain->tile_overhead_k, "beta=1 into f32: %s, plain: %s",
+            with_f32_c->name, plain->name);
+  CHECK_MSG(gelu_tile_cost_k(gelu) < gelu_tile_cost_k(plain), "bias+GELU: %s, plain: %s",
+            gelu->name, plain->name);
 }
 
 /* Unaligned operands (odd leading dimensions) are repacked for a fast row, not sent to ref. */
@@ -277,7 +286,8 @@ static void test_unaligned(void) {
   tg_gemm g;
   request(&g, 4095, 4097, 4093, TG_BF16);
   const tg_kernel *k = pick(g_h90, &g);
-  if (have_family("sm90") || have_family("sm80")) CHECK_MSG(k && strcmp(k->family, "ref") != 0, "%s", k ? k->name : "-");
+  if (have_family("sm90") || have_family("sm80"))
+    CHECK_MSG(k && strcmp(k->family, "ref") != 0, "%s", k ? k->name : "-");
   check_minimal(H100_SM, H100_SMS, &g);
 }
 
@@ -291,10 +301,12 @@ static void test_types(void) {
   request(&g, 4096, 4096, 4096, TG_F32);
   g.compute = TG_COMPUTE_TF32;
   k = pick(g_h90, &g);
-  CHECK_MSG(k && (k->inputs & TG_MASK(TG_IN_TF32)) && strcmp(k->family, "ref") != 0, "tf32: %s", k ? k->name : "-");
+  CHECK_MSG(k && (k->inputs & TG_MASK(TG_IN_TF32)) && strcmp(k->family, "ref") != 0, "tf32: %s",
+            k ? k->name : "-");
   request(&g, 4096, 4096, 4096, TG_S8);
   k = pick(g_h90, &g);
-  CHECK_MSG(k && (k->inputs & TG_MASK(TG_IN_S8)) && strcmp(k->family, "ref") != 0, "s8: %s", k ? k->name : "-");
+  CHECK_MSG(k && (k->inputs & TG_MASK(TG_IN_S8)) && strcmp(k->family, "ref") != 0, "s8: %s",
+            k ? k->name : "-");
 }
 
 int main(void) {

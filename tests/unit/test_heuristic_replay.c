@@ -71,7 +71,8 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
     return count;
   }
   const int nh = split(header_line, header);
-  const int cm = column(header, nh, "m"), cn = column(header, nh, "n"), ck = column(header, nh, "k");
+  const int cm = column(header, nh, "m"), cn = column(header, nh, "n"),
+            ck = column(header, nh, "k");
   const int cb = column(header, nh, "batch"), ct = column(header, nh, "type");
   const int ca = column(header, nh, "a_major"), cbm = column(header, nh, "b_major");
   const int cc = column(header, nh, "c_major"), ckern = column(header, nh, "kernel");
@@ -86,12 +87,13 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
     tg_order ao, bo, co;
     if (tg_parse_dtype(fields[ct], &t) != 0 || tg_parse_major('a', fields[ca], &ao) != 0 ||
         tg_parse_major('b', fields[cbm], &bo) != 0 || tg_parse_major('c', fields[cc], &co) != 0) {
-      CHECK_MSG(0, "%s: unknown type or major in '%s %s%s%s'", path, fields[ct], fields[ca], fields[cbm], fields[cc]);
+      CHECK_MSG(0, "%s: unknown type or major in '%s %s%s%s'", path, fields[ct], fields[ca],
+                fields[cbm], fields[cc]);
       continue;
     }
     char key[256];
-    snprintf(key, sizeof key, "%sx%sx%sx%s %s %s%s%s", fields[cm], fields[cn], fields[ck], fields[cb],
-             fields[ct], fields[ca], fields[cbm], fields[cc]);
+    snprintf(key, sizeof key, "%sx%sx%sx%s %s %s%s%s", fields[cm], fields[cn], fields[ck],
+             fields[cb], fields[ct], fields[ca], fields[cbm], fields[cc]);
     int r = 0;
     while (r < count && strcmp(runs[r].key, key) != 0) ++r;
     if (r == count) {
@@ -99,7 +101,8 @@ static int read_runs(const char *path, shape_run *runs, int count, int max_runs)
       shape_run *s = &runs[count++];
       memset(s, 0, sizeof *s);
       snprintf(s->key, sizeof s->key, "%s", key);
-      tg_gemm_init(&s->g, atoll(fields[cm]), atoll(fields[cn]), atoll(fields[ck]), t, t == TG_S8 ? TG_S32 : t);
+      tg_gemm_init(&s->g, atoll(fields[cm]), atoll(fields[cn]), atoll(fields[ck]), t,
+                   t == TG_S8 ? TG_S32 : t);
       s->g.batch = atoll(fields[cb]);
       s->g.a_order = ao;
       s->g.b_order = bo;
@@ -137,7 +140,8 @@ int main(void) {
   CHECK(tg_create_virtual(&h, H100_SM, H100_SMS) == TG_OK);
   int judged = 0, best = 0, unmeasured = 0;
   double worst = 1.0;
-  printf("%-32s %-24s %10s %-24s %10s %6s\n", "shape", "heuristic", "us", "fastest it could pick", "us", "loss");
+  printf("%-32s %-24s %10s %-24s %10s %6s\n", "shape", "heuristic", "us", "fastest it could pick",
+         "us", "loss");
   for (int r = 0; r < count && h; ++r) {
     shape_run *s = &runs[r];
     if (tg_check(h, &s->g) != TG_OK) {
@@ -167,15 +171,18 @@ int main(void) {
       continue;
     }
     const double loss = pick_us / fastest_us;
-    printf("%-32s %-24s %10.1f %-24s %10.1f %5.2fx\n", s->key, pick, pick_us, fastest, fastest_us, loss);
+    printf("%-32s %-24s %10.1f %-24s %10.1f %5.2fx\n", s->key, pick, pick_us, fastest, fastest_us,
+           loss);
     ++judged;
     if (strcmp(pick, fastest) == 0) ++best;
     if (loss > worst) worst = loss;
-    CHECK_MSG(loss <= REPLAY_MAX_LOSS, "%s: the heuristic's %s takes %.2fx the time of %s", s->key, pick,
-              loss, fastest);
+    CHECK_MSG(loss <= REPLAY_MAX_LOSS, "%s: the heuristic's %s takes %.2fx the time of %s", s->key,
+              pick, loss, fastest);
   }
-  printf("heuristic: fastest on %d of %d measured shapes, worst loss %.2fx (%d choices not measured)\n", best,
-         judged, worst, unmeasured);
+  printf(
+      "heuristic: fastest on %d of %d measured shapes, worst loss %.2fx (%d choices not "
+      "measured)\n",
+      best, judged, worst, unmeasured);
   CHECK_MSG(judged * 4 >= count * 3, "only %d of %d shapes could be judged", judged, count);
   tg_destroy(h);
   return tg_test_finish("test_heuristic_replay");

@@ -31,7 +31,8 @@ static long g_cases;
 static int64_t round_up(int64_t x, int64_t to) { return (x + to - 1) / to * to; }
 
 /* The rung's native request (f32 C = A·B, or 16-bit C = A·Bᵀ), m×n×k, batch 1. */
-static void native(tg_gemm *g, const tg_kernel_info *k, tg_dtype t16, int64_t m, int64_t n, int64_t kk) {
+static void native(tg_gemm *g, const tg_kernel_info *k, tg_dtype t16, int64_t m, int64_t n,
+                   int64_t kk) {
   const tg_dtype t = k->rung <= 8 ? TG_F32 : t16;
   tg_gemm_init(g, m, n, kk, t, t);
   g->b_order = k->rung <= 8 ? TG_ROW_MAJOR : TG_COL_MAJOR;
@@ -52,7 +53,8 @@ static void set_lds(tg_gemm *g, int aligned) {
 
 static void run(const tg_gemm *g, tg_case_options *o, const char *what) {
   char msg[2048];
-  if ((double)g->m * g->n * g->k * (g->batch ? g->batch : 1) > CPU_ORACLE_MAX_MACS) o->gpu_oracle = 1;
+  if ((double)g->m * g->n * g->k * (g->batch ? g->batch : 1) > CPU_ORACLE_MAX_MACS)
+    o->gpu_oracle = 1;
   o->allow_refusal = 0;
   const tg_case_outcome r = tg_run_case(h, g, o, msg, sizeof msg);
   ++g_cases;
@@ -99,7 +101,8 @@ static void test_rung(const tg_kernel_info *k) {
       g.epilogue = variant % 2 ? TG_EPI_BIAS_GELU : TG_EPI_BIAS_RELU;
       g.bias_type = variant % 3 == 0 ? TG_F32 : TG_BF16;
       if (variant == 1) g.batch_stride_a = TG_BATCH_BROADCAST;
-      if (variant == 2) g.batch_stride_b = TG_BATCH_BROADCAST, g.batch_stride_c = TG_BATCH_BROADCAST;
+      if (variant == 2)
+        g.batch_stride_b = TG_BATCH_BROADCAST, g.batch_stride_c = TG_BATCH_BROADCAST;
       if (variant == 3) { /* column-major D: computed as D^T = B^T A^T */
         g.c_order = TG_COL_MAJOR;
         g.a_order = k->rung <= 8 ? TG_COL_MAJOR : TG_ROW_MAJOR;

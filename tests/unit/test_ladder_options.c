@@ -25,13 +25,13 @@ static int parse(tg_ladder_options *o, int *help, char *err, const char *const *
     CHECK_MSG(rc_ == 0, "%s", err);                                                \
   } while (0)
 
-#define PARSE_FAILS(option, ...)                                                   \
-  do {                                                                             \
-    const char *const args_[] = {__VA_ARGS__};                                     \
-    int rc_ = parse(&o, &help, err, args_, (int)(sizeof args_ / sizeof args_[0])); \
-    CHECK_MSG(rc_ != 0, "accepted: %s", #__VA_ARGS__);                             \
+#define PARSE_FAILS(option, ...)                                                         \
+  do {                                                                                   \
+    const char *const args_[] = {__VA_ARGS__};                                           \
+    int rc_ = parse(&o, &help, err, args_, (int)(sizeof args_ / sizeof args_[0]));       \
+    CHECK_MSG(rc_ != 0, "accepted: %s", #__VA_ARGS__);                                   \
     CHECK_MSG(strstr(err, option) != NULL, "message does not name %s: %s", option, err); \
-    CHECK_MSG(strchr(err, '\n') == NULL, "message is not one line: %s", err);      \
+    CHECK_MSG(strchr(err, '\n') == NULL, "message is not one line: %s", err);            \
   } while (0)
 
 static void test_parsing(void) {
@@ -48,7 +48,8 @@ static void test_parsing(void) {
   CHECK(o.m == 256 && o.n == 128 && o.k == 64 && o.dtype == TG_BF16 && o.csv);
   CHECK(o.iterations == 3 && o.warmup == 1);
   PARSE_OK("--mnk=5,6,7", "--dtype=f16", "--warmup=0", "--seed=9", "--cold-l2");
-  CHECK(o.m == 5 && o.n == 6 && o.k == 7 && o.dtype == TG_F16 && o.warmup == 0 && o.seed == 9 && o.cold_l2);
+  CHECK(o.m == 5 && o.n == 6 && o.k == 7 && o.dtype == TG_F16 && o.warmup == 0 && o.seed == 9 &&
+        o.cold_l2);
   CHECK(o.iterations == 0);
   PARSE_OK("--dtype", "FP32");
   CHECK(o.dtype == TG_F32);

@@ -40,7 +40,8 @@ static void test_rung(const tg_kernel_info *k) {
   tg_gemm g;
   const int simt = k->rung <= 8;
   CHECK_MSG(k->auto_pick == 0, "%s: ladder rungs are never picked automatically", k->name);
-  CHECK_MSG(strcmp(k->family, simt ? "simt" : "ladder") == 0, "%s in family %s", k->name, k->family);
+  CHECK_MSG(strcmp(k->family, simt ? "simt" : "ladder") == 0, "%s in family %s", k->name,
+            k->family);
   CHECK_MSG(k->tile_m > 0 && k->tile_n > 0 && k->tile_k > 0, "%s has no tile", k->name);
 
   /* Its own request, with every edge odd, batch, epilogue and beta. */
@@ -71,7 +72,8 @@ static void test_rung(const tg_kernel_info *k) {
   /* f16 works on the 16-bit rungs too; the other family's inputs are refused. */
   tg_gemm_init(&g, 64, 64, 64, simt ? TG_BF16 : TG_F32, simt ? TG_BF16 : TG_F32);
   g.b_order = simt ? TG_COL_MAJOR : TG_ROW_MAJOR;
-  CHECK_MSG(check_forced(&g, k->name) == TG_ERR_NOT_SUPPORTED, "%s takes the wrong inputs", k->name);
+  CHECK_MSG(check_forced(&g, k->name) == TG_ERR_NOT_SUPPORTED, "%s takes the wrong inputs",
+            k->name);
   if (!simt) {
     native(&g, k->rung, 64, 64, 64);
     g.a_type = g.b_type = g.c_type = g.d_type = TG_F16;
@@ -86,7 +88,8 @@ static void test_rung(const tg_kernel_info *k) {
   /* The other B layout is refused, with a reason naming the layout. */
   native(&g, k->rung, 64, 64, 64);
   g.b_order = simt ? TG_COL_MAJOR : TG_ROW_MAJOR;
-  CHECK_MSG(check_forced(&g, k->name) == TG_ERR_NOT_SUPPORTED, "%s takes the other B layout", k->name);
+  CHECK_MSG(check_forced(&g, k->name) == TG_ERR_NOT_SUPPORTED, "%s takes the other B layout",
+            k->name);
   CHECK_MSG(strstr(tg_last_error(h), "layout") != NULL, "%s: %s", k->name, tg_last_error(h));
   /* Alignment: odd leading dimensions run everywhere (vector rungs fall back to narrow loads). */
   native(&g, k->rung, 64, 64, 64);
@@ -99,10 +102,12 @@ static void test_rung(const tg_kernel_info *k) {
   g.beta = 1.0;
   g.ldc = 67;
   g.ldd = 69;
-  CHECK_MSG(check_forced(&g, k->name) == TG_OK, "%s refuses odd ldc/ldd: %s", k->name, tg_last_error(h));
+  CHECK_MSG(check_forced(&g, k->name) == TG_OK, "%s refuses odd ldc/ldd: %s", k->name,
+            tg_last_error(h));
   /* The grid: up to 65535 row tiles and 65535 batches. */
   native(&g, k->rung, (int64_t)k->tile_m * 65535, 8, 8);
-  CHECK_MSG(check_forced(&g, k->name) == TG_OK, "%s refuses 65535 row tiles: %s", k->name, tg_last_error(h));
+  CHECK_MSG(check_forced(&g, k->name) == TG_OK, "%s refuses 65535 row tiles: %s", k->name,
+            tg_last_error(h));
   native(&g, k->rung, (int64_t)k->tile_m * 65535 + 1, 8, 8);
   CHECK_MSG(check_forced(&g, k->name) == TG_ERR_NOT_SUPPORTED, "%s takes 65536 row tiles", k->name);
   CHECK_MSG(strstr(tg_last_error(h), "65535") != NULL, "%s: %s", k->name, tg_last_error(h));
@@ -121,8 +126,8 @@ static void test_never_auto(void) {
       native(&g, rung, sizes[s], sizes[s], sizes[s]);
       CHECK(tg_check(h, &g) == TG_OK);
       int r = 0;
-      CHECK_MSG(!is_rung(tg_last_kernel(h), &r) || r == 0 || r > 12, "the planner chose rung %d (%s)", r,
-                tg_last_kernel(h));
+      CHECK_MSG(!is_rung(tg_last_kernel(h), &r) || r == 0 || r > 12,
+                "the planner chose rung %d (%s)", r, tg_last_kernel(h));
     }
 }
 

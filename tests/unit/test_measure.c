@@ -19,7 +19,8 @@
 static void test_unit_roundoffs(void) {
   CHECK(tg_unit_roundoff(TG_F32) == 0x1p-24 && tg_unit_roundoff(TG_F16) == 0x1p-11);
   CHECK(tg_unit_roundoff(TG_BF16) == 0x1p-8 && tg_unit_roundoff(TG_E4M3) == 0x1p-4);
-  CHECK(tg_unit_roundoff(TG_E5M2) == 0x1p-3 && tg_unit_roundoff(TG_S8) == 0.0 && tg_unit_roundoff(TG_S32) == 0.0);
+  CHECK(tg_unit_roundoff(TG_E5M2) == 0x1p-3 && tg_unit_roundoff(TG_S8) == 0.0 &&
+        tg_unit_roundoff(TG_S32) == 0.0);
 }
 
 static void test_library_and_tools_share_the_bound(void) {
@@ -46,8 +47,8 @@ static void test_library_and_tools_share_the_bound(void) {
     double rel, abs, lo, hi;
     tg_tune_tolerance(&g, &rel, &abs, &lo, &hi);
     const tg_tolerance t = tg_tolerance_make(&g, 0);
-    CHECK_MSG(rel == t.rel && abs == t.abs && lo == t.lo && hi == t.hi, "case %d: library and tools disagree",
-              (int)i);
+    CHECK_MSG(rel == t.rel && abs == t.abs && lo == t.lo && hi == t.hi,
+              "case %d: library and tools disagree", (int)i);
     CHECK_MSG(t.u_out == tg_unit_roundoff(cases[i].cd) && rel >= 0.0, "case %d", (int)i);
   }
 }
@@ -62,9 +63,11 @@ static void test_problem_costs_are_the_request_s(void) {
     CHECK_MSG(tg_validate_gemm(NULL, "test", &g, &L) == TG_OK, "%s", tg_last_error(NULL));
     tg_problem p;
     tg_problem_build(&p, &g, &L, ADDR(0x1000), ADDR(0x2000), ADDR(0x3000), ADDR(0x4000), 90, 132);
-    CHECK(tg_problem_flops(&p) == tg_request_flops(&g) && tg_request_flops(&g) == 2.0 * 3000 * 500 * 700 * 3);
+    CHECK(tg_problem_flops(&p) == tg_request_flops(&g) &&
+          tg_request_flops(&g) == 2.0 * 3000 * 500 * 700 * 3);
     CHECK(tg_problem_min_bytes(&p) == tg_request_bytes(&g));
-    CHECK(tg_request_bytes(&g) == 3.0 * 2 * (3000.0 * 700 + 700.0 * 500 + 3000.0 * 500 * (1 + beta)));
+    CHECK(tg_request_bytes(&g) ==
+          3.0 * 2 * (3000.0 * 700 + 700.0 * 500 + 3000.0 * 500 * (1 + beta)));
   }
 }
 

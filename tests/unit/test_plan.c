@@ -79,10 +79,10 @@ static void test_vanishing_product(void) {
 static void test_alignment(void) {
   CHECK(tg_alignment_bytes(ADDR(4096), 64, 0, 1, 2) == 16);
   CHECK(tg_alignment_bytes(ADDR(4098), 64, 0, 1, 2) == 2);
-  CHECK(tg_alignment_bytes(ADDR(4096), 63, 0, 1, 2) == 2);     /* odd ld of 16-bit data */
+  CHECK(tg_alignment_bytes(ADDR(4096), 63, 0, 1, 2) == 2); /* odd ld of 16-bit data */
   CHECK(tg_alignment_bytes(ADDR(4096), 4, 0, 1, 2) == 8);
-  CHECK(tg_alignment_bytes(ADDR(4096), 64, 3, 2, 4) == 4);     /* stride matters when batched */
-  CHECK(tg_alignment_bytes(ADDR(4096), 64, 3, 1, 4) == 16);    /* but not for one batch */
+  CHECK(tg_alignment_bytes(ADDR(4096), 64, 3, 2, 4) == 4);  /* stride matters when batched */
+  CHECK(tg_alignment_bytes(ADDR(4096), 64, 3, 1, 4) == 16); /* but not for one batch */
   CHECK(tg_alignment_bytes(ADDR(4097), 64, 0, 1, 1) == 1);
   tg_gemm g;
   tg_problem p;
@@ -111,9 +111,11 @@ static void test_planner(void) {
   tg_gemm_init(&g, 64, 64, 64, TG_BF16, TG_BF16);
   build(&p, &g, ADDR(0x1000), ADDR(0x2000), NULL, ADDR(0x4000));
   CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK && plan.kernel != NULL);
-  CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_OK && strcmp(plan.kernel->name, "ref") == 0);
+  CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_OK &&
+        strcmp(plan.kernel->name, "ref") == 0);
   CHECK(!plan.repack_a && !plan.repack_b && plan.splits == 1);
-  CHECK(tg_plan_choose(&p, "missing", NULL, &plan, why, sizeof why) == TG_ERR_INVALID_VALUE && plan.kernel == NULL);
+  CHECK(tg_plan_choose(&p, "missing", NULL, &plan, why, sizeof why) == TG_ERR_INVALID_VALUE &&
+        plan.kernel == NULL);
   /* Every registered row that claims a problem must pass the generic test, and the planner
    * must never pick a row that is not auto-pickable. */
   for (int i = 0; i < tg_registry_count(); ++i) {
@@ -127,8 +129,10 @@ static void test_planner(void) {
   CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_OK && plan.kernel->auto_pick);
   /* A device outside every row's range gets NOT_SUPPORTED with a reason. */
   p.sm = 70;
-  CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "sm_70"));
-  CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED && strstr(why, "ref"));
+  CHECK(tg_plan_choose(&p, NULL, NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED &&
+        strstr(why, "sm_70"));
+  CHECK(tg_plan_choose(&p, "ref", NULL, &plan, why, sizeof why) == TG_ERR_NOT_SUPPORTED &&
+        strstr(why, "ref"));
 }
 
 /* tg_explain names the kernel tg_check picks, says why, lists the rows, and fails as tg_check
@@ -149,9 +153,11 @@ static void test_explain(void) {
   CHECK(strstr(text, "<- picked") != NULL && strstr(text, "sm80_128x128x64 ") != NULL);
   CHECK(strstr(text, "simt_01_naive                cannot serve") != NULL);
   g.kernel = "sm80_64x64x64";
-  CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK && strstr(text, "kernel: sm80_64x64x64 (named by the request)"));
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK &&
+        strstr(text, "kernel: sm80_64x64x64 (named by the request)"));
   g.kernel = "no_such_kernel";
-  CHECK(tg_explain(h, &g, text, sizeof text) == TG_ERR_INVALID_VALUE && strstr(text, "no_such_kernel"));
+  CHECK(tg_explain(h, &g, text, sizeof text) == TG_ERR_INVALID_VALUE &&
+        strstr(text, "no_such_kernel"));
   g.kernel = NULL;
   g.c_order = TG_COL_MAJOR;
   CHECK(tg_explain(h, &g, text, sizeof text) == TG_OK && strstr(text, "transposed"));

@@ -13,10 +13,15 @@
 #define ADDR(x) ((void *)(uintptr_t)(x))
 
 static void test_creation_matches_check(tg_handle *h) {
-  static const struct { int64_t m, n, k; tg_dtype ab, cd; tg_order b; } cases[] = {
-      {4096, 4096, 4096, TG_BF16, TG_BF16, TG_COL_MAJOR}, {33, 4096, 4096, TG_F16, TG_F32, TG_ROW_MAJOR},
-      {100, 70, 30, TG_F32, TG_F32, TG_ROW_MAJOR},       {64, 64, 520, TG_S8, TG_S32, TG_COL_MAJOR},
-      {5, 6, 0, TG_BF16, TG_BF16, TG_ROW_MAJOR}};
+  static const struct {
+    int64_t m, n, k;
+    tg_dtype ab, cd;
+    tg_order b;
+  } cases[] = {{4096, 4096, 4096, TG_BF16, TG_BF16, TG_COL_MAJOR},
+               {33, 4096, 4096, TG_F16, TG_F32, TG_ROW_MAJOR},
+               {100, 70, 30, TG_F32, TG_F32, TG_ROW_MAJOR},
+               {64, 64, 520, TG_S8, TG_S32, TG_COL_MAJOR},
+               {5, 6, 0, TG_BF16, TG_BF16, TG_ROW_MAJOR}};
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     tg_gemm g;
     tg_gemm_init(&g, cases[i].m, cases[i].n, cases[i].k, cases[i].ab, cases[i].cd);
@@ -29,7 +34,8 @@ static void test_creation_matches_check(tg_handle *h) {
     CHECK_MSG(p && strcmp(tg_plan_kernel(p), expected) == 0, "case %zu: plan %s, tg_check %s", i,
               p ? tg_plan_kernel(p) : "-", expected);
     /* A run checks its pointers, then finds no device to run on. */
-    CHECK(tg_plan_run(p, ADDR(1ull << 32), ADDR(2ull << 32), NULL, ADDR(3ull << 32), 0) == TG_ERR_NO_DEVICE);
+    CHECK(tg_plan_run(p, ADDR(1ull << 32), ADDR(2ull << 32), NULL, ADDR(3ull << 32), 0) ==
+          TG_ERR_NO_DEVICE);
     CHECK(tg_plan_run(p, ADDR(0x10000), ADDR(0x20000), NULL, NULL, 0) == TG_ERR_INVALID_VALUE);
     CHECK(strstr(tg_last_error(h), "tg_plan_run") && strstr(tg_last_error(h), "'D'"));
     tg_plan_destroy(p);

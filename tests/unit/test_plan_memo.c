@@ -69,8 +69,9 @@ static void random_request(request *r) {
 static int build(const request *r, uintptr_t base, tg_problem *p) {
   tg_layout L;
   if (tg_validate_gemm(NULL, "test", &r->g, &L) != TG_OK) return 0;
-  tg_problem_build(p, &r->g, &L, (const void *)(base + r->offset_a), (const void *)(base + r->offset_b),
-                   (const void *)(base + r->offset_c), (void *)(base + r->offset_c), H100_SM, H100_SMS);
+  tg_problem_build(p, &r->g, &L, (const void *)(base + r->offset_a),
+                   (const void *)(base + r->offset_b), (const void *)(base + r->offset_c),
+                   (void *)(base + r->offset_c), H100_SM, H100_SMS);
   return 1;
 }
 
@@ -94,8 +95,9 @@ static void test_differential(void) {
       ++hits;
       CHECK_MSG(s == TG_OK && memcmp(&remembered, &fresh, sizeof fresh) == 0,
                 "remembered plan %s differs from the planner's %s (%lldx%lldx%lld, forced %s)",
-                remembered.kernel ? remembered.kernel->name : "-", s == TG_OK ? fresh.kernel->name : why,
-                (long long)p.m, (long long)p.n, (long long)p.k, r->forced ? r->forced : "auto");
+                remembered.kernel ? remembered.kernel->name : "-",
+                s == TG_OK ? fresh.kernel->name : why, (long long)p.m, (long long)p.n,
+                (long long)p.k, r->forced ? r->forced : "auto");
     } else if (s == TG_OK) {
       tg_plan_memo_store(&memo, &p, r->forced, cache.generation, &fresh);
     }
@@ -124,9 +126,10 @@ static void test_key_edges(void) {
   CHECK(tg_plan_memo_find(&memo, &p, "auto", 0, &got)); /* "auto" is the automatic choice */
   CHECK(build(&r, BASE_ADDRESS * 7 * 16, &q) && tg_plan_memo_find(&memo, &q, NULL, 0, &got));
   r.offset_a = 2; /* A's pointer 2-byte aligned: planning reads that */
-  CHECK(build(&r, BASE_ADDRESS, &q) && q.align_a != p.align_a && !tg_plan_memo_find(&memo, &q, NULL, 0, &got));
-  CHECK(!tg_plan_memo_find(&memo, &p, NULL, 1, &got));              /* the cache changed */
-  CHECK(!tg_plan_memo_find(&memo, &p, "sm80_64x64x64", 0, &got));   /* a forced kernel */
+  CHECK(build(&r, BASE_ADDRESS, &q) && q.align_a != p.align_a &&
+        !tg_plan_memo_find(&memo, &q, NULL, 0, &got));
+  CHECK(!tg_plan_memo_find(&memo, &p, NULL, 1, &got));            /* the cache changed */
+  CHECK(!tg_plan_memo_find(&memo, &p, "sm80_64x64x64", 0, &got)); /* a forced kernel */
   char long_name[TG_PLAN_MEMO_NAME_BYTES + 8];
   memset(long_name, 'x', sizeof long_name - 1);
   long_name[sizeof long_name - 1] = '\0';
@@ -159,7 +162,8 @@ static void test_cache_add_invalidates(void) {
     const tg_kernel *k = tg_registry_at(i);
     tg_gemm forced = g;
     forced.kernel = k->name;
-    if (strcmp(k->name, first) != 0 && tg_plan_tunable(k) && tg_check(h, &forced) == TG_OK) other = k->name;
+    if (strcmp(k->name, first) != 0 && tg_plan_tunable(k) && tg_check(h, &forced) == TG_OK)
+      other = k->name;
   }
   CHECK(other != NULL);
   if (other) {

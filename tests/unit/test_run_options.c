@@ -38,19 +38,19 @@ static int parse_sweep(tg_sweep_cli *o, char *err, const char *const *args, int 
 }
 
 #define COUNT(a) ((int)(sizeof a / sizeof a[0]))
-#define OK(fn, o, ...)                                              \
-  do {                                                              \
-    const char *const args_[] = {__VA_ARGS__};                      \
-    int rc_ = fn(&o, err, args_, COUNT(args_));                     \
-    CHECK_MSG(rc_ == 0, "%s", err);                                 \
+#define OK(fn, o, ...)                          \
+  do {                                          \
+    const char *const args_[] = {__VA_ARGS__};  \
+    int rc_ = fn(&o, err, args_, COUNT(args_)); \
+    CHECK_MSG(rc_ == 0, "%s", err);             \
   } while (0)
-#define FAILS(fn, o, option, ...)                                                           \
-  do {                                                                                      \
-    const char *const args_[] = {__VA_ARGS__};                                              \
-    int rc_ = fn(&o, err, args_, COUNT(args_));                                             \
-    CHECK_MSG(rc_ != 0, "accepted: %s", #__VA_ARGS__);                                      \
-    CHECK_MSG(strstr(err, option) != NULL, "message does not name %s: %s", option, err);    \
-    CHECK_MSG(strchr(err, '\n') == NULL, "message is not one line: %s", err);               \
+#define FAILS(fn, o, option, ...)                                                        \
+  do {                                                                                   \
+    const char *const args_[] = {__VA_ARGS__};                                           \
+    int rc_ = fn(&o, err, args_, COUNT(args_));                                          \
+    CHECK_MSG(rc_ != 0, "accepted: %s", #__VA_ARGS__);                                   \
+    CHECK_MSG(strstr(err, option) != NULL, "message does not name %s: %s", option, err); \
+    CHECK_MSG(strchr(err, '\n') == NULL, "message is not one line: %s", err);            \
   } while (0)
 
 static void test_ranges(void) {
@@ -58,7 +58,8 @@ static void test_ranges(void) {
   char err[TG_CLI_ERROR_BYTES];
   CHECK(tg_shape_list_add_mnkl(&l, "1024:8192:1024,1024:8192:1024,4096", err, sizeof err) == 0);
   CHECK(l.count == 64);
-  CHECK(l.items[0].m == 1024 && l.items[0].n == 1024 && l.items[0].k == 4096 && l.items[0].batch == 1);
+  CHECK(l.items[0].m == 1024 && l.items[0].n == 1024 && l.items[0].k == 4096 &&
+        l.items[0].batch == 1);
   CHECK(l.items[1].m == 1024 && l.items[1].n == 2048); /* m varies slowest */
   CHECK(l.items[63].m == 8192 && l.items[63].n == 8192 && strcmp(l.items[63].label, "mnkl") == 0);
   tg_shape_list_free(&l);
@@ -68,8 +69,16 @@ static void test_ranges(void) {
   CHECK(tg_shape_list_add_mnkl(&l, "100:250:100,1,1", err, sizeof err) == 0 && l.count == 6);
   CHECK(l.items[5].m == 200);
   tg_shape_list_free(&l);
-  static const char *const bad[] = {"0,1,1", "8:1:1,1,1", "1:8:0,1,1", "1:8,1,1", "1:8:x1,1,1",
-                                    "a,b,c", "1,2,3,4,5", "1,2", "1,,2", "1:2:3:4,1,1",
+  static const char *const bad[] = {"0,1,1",
+                                    "8:1:1,1,1",
+                                    "1:8:0,1,1",
+                                    "1:8,1,1",
+                                    "1:8:x1,1,1",
+                                    "a,b,c",
+                                    "1,2,3,4,5",
+                                    "1,2",
+                                    "1,,2",
+                                    "1:2:3:4,1,1",
                                     "1:1000000:1,1:1000:1,1,1"};
   for (int i = 0; i < COUNT(bad); ++i) {
     err[0] = '\0';
@@ -91,7 +100,8 @@ static void test_shape_text(void) {
       "1 4096 4096 bf16\n"
       "1024 1024 1024 2 tf32\n"
       "7 8 9 e4m3";
-  CHECK_MSG(tg_shape_list_add_text(&l, text, "bench/shapes/llm.txt", err, sizeof err) == 0, "%s", err);
+  CHECK_MSG(tg_shape_list_add_text(&l, text, "bench/shapes/llm.txt", err, sizeof err) == 0, "%s",
+            err);
   CHECK(l.count == 6 && l.items[5].m == 7 && l.items[5].type.ab == TG_E4M3);
   CHECK(l.items[0].m == 128 && l.items[0].batch == 1 && !l.items[0].has_type);
   CHECK(strcmp(l.items[0].label, "llm") == 0);
@@ -99,16 +109,21 @@ static void test_shape_text(void) {
   CHECK(l.items[3].has_type && l.items[3].type.ab == TG_BF16 && !l.items[3].type.tf32);
   CHECK(l.items[4].batch == 2 && l.items[4].type.ab == TG_F32 && l.items[4].type.tf32);
   tg_shape_list_free(&l);
-  CHECK(tg_shape_list_add_text(&l, "7 8 9 e4m3\n", "x", err, sizeof err) == 0 && l.items[0].type.ab == TG_E4M3);
+  CHECK(tg_shape_list_add_text(&l, "7 8 9 e4m3\n", "x", err, sizeof err) == 0 &&
+        l.items[0].type.ab == TG_E4M3);
   tg_shape_list_free(&l);
-  static const char *const bad[] = {"1 2\n", "1 2 3 4 5\n", "1 2 0\n", "1 2 3 f64\n", "1 2 3 bf16 4\n",
-                                    "1 2 3 4 bf16 x\n", "1 2 3 s32\n", "x 2 3\n"};
+  static const char *const bad[] = {"1 2\n",       "1 2 3 4 5\n",    "1 2 0\n",
+                                    "1 2 3 f64\n", "1 2 3 bf16 4\n", "1 2 3 4 bf16 x\n",
+                                    "1 2 3 s32\n", "x 2 3\n"};
   for (int i = 0; i < COUNT(bad); ++i) {
     err[0] = '\0';
-    CHECK_MSG(tg_shape_list_add_text(&l, bad[i], "f.txt", err, sizeof err) != 0, "accepted '%s'", bad[i]);
-    CHECK_MSG(strstr(err, "f.txt:1:") && strchr(err, '\n') == NULL, "'%s': bad message '%s'", bad[i], err);
+    CHECK_MSG(tg_shape_list_add_text(&l, bad[i], "f.txt", err, sizeof err) != 0, "accepted '%s'",
+              bad[i]);
+    CHECK_MSG(strstr(err, "f.txt:1:") && strchr(err, '\n') == NULL, "'%s': bad message '%s'",
+              bad[i], err);
   }
-  CHECK(tg_shape_list_add_text(&l, "1 1 1\n\n1 2 x\n", "g.txt", err, sizeof err) != 0 && strstr(err, "g.txt:3:"));
+  CHECK(tg_shape_list_add_text(&l, "1 1 1\n\n1 2 x\n", "g.txt", err, sizeof err) != 0 &&
+        strstr(err, "g.txt:3:"));
   tg_shape_list_free(&l);
 }
 
@@ -116,12 +131,14 @@ static void test_types(void) {
   tg_type_choice t;
   tg_gemm g;
   tg_gemm_init(&g, 8, 8, 8, TG_BF16, TG_BF16);
-  CHECK(tg_parse_type_choice("tf32", &t) == 0 && t.tf32 && strcmp(tg_type_choice_name(t), "tf32") == 0);
+  CHECK(tg_parse_type_choice("tf32", &t) == 0 && t.tf32 &&
+        strcmp(tg_type_choice_name(t), "tf32") == 0);
   tg_type_choice_apply(t, &g);
   CHECK(g.a_type == TG_F32 && g.compute == TG_COMPUTE_TF32 && g.d_type == TG_F32);
   CHECK(tg_parse_type_choice("e4m3", &t) == 0);
   tg_type_choice_apply(t, &g);
-  CHECK(g.a_type == TG_E4M3 && g.b_type == TG_E4M3 && g.c_type == TG_BF16 && g.compute == TG_COMPUTE_F32);
+  CHECK(g.a_type == TG_E4M3 && g.b_type == TG_E4M3 && g.c_type == TG_BF16 &&
+        g.compute == TG_COMPUTE_F32);
   CHECK(tg_parse_type_choice("int8", &t) == 0);
   tg_type_choice_apply(t, &g);
   CHECK(g.compute == TG_COMPUTE_S32 && g.d_type == TG_S32 && g.bias_type == TG_F32);
@@ -136,12 +153,15 @@ static void test_tune(void) {
   CHECK(o.shapes.count == 1 && o.flush_l2 == 1 && o.save == 1 && !o.cache_path && !o.csv_path);
   CHECK(o.base.g.a_type == TG_BF16 && o.base.g.b_order == TG_COL_MAJOR);
   CHECK(o.base.iterations == TG_CLI_DEFAULT_ITERATIONS && o.base.warmup == TG_CLI_DEFAULT_WARMUP);
-  OK(parse_tune, o, "--mnkl=1024:8192:1024,1024:8192:1024,4096", "--mnkl", "1,4096,4096", "--ab-dtype",
-     "f16", "--iterations", "7", "--warmup=2", "--alpha", "2", "--a-major", "m", "--cache", "/tmp/c.txt",
-     "--csv=/tmp/x.csv", "--no-save", "--warm-l2", "--seed", "3", "--beta=1", "--epilogue", "relu");
+  OK(parse_tune, o, "--mnkl=1024:8192:1024,1024:8192:1024,4096", "--mnkl", "1,4096,4096",
+     "--ab-dtype", "f16", "--iterations", "7", "--warmup=2", "--alpha", "2", "--a-major", "m",
+     "--cache", "/tmp/c.txt", "--csv=/tmp/x.csv", "--no-save", "--warm-l2", "--seed", "3",
+     "--beta=1", "--epilogue", "relu");
   CHECK(o.shapes.count == 65 && o.shapes.items[64].m == 1);
-  CHECK(o.base.g.a_type == TG_F16 && o.base.g.c_type == TG_F16 && o.base.iterations == 7 && o.base.warmup == 2);
-  CHECK(o.base.g.alpha == 2.0 && o.base.g.beta == 1.0 && o.base.g.a_order == TG_COL_MAJOR && o.base.seed == 3);
+  CHECK(o.base.g.a_type == TG_F16 && o.base.g.c_type == TG_F16 && o.base.iterations == 7 &&
+        o.base.warmup == 2);
+  CHECK(o.base.g.alpha == 2.0 && o.base.g.beta == 1.0 && o.base.g.a_order == TG_COL_MAJOR &&
+        o.base.seed == 3);
   CHECK(o.base.g.epilogue == TG_EPI_RELU);
   CHECK(strcmp(o.cache_path, "/tmp/c.txt") == 0 && strcmp(o.csv_path, "/tmp/x.csv") == 0);
   CHECK(!o.save && !o.flush_l2);
@@ -190,17 +210,20 @@ static void test_sweep(void) {
   OK(parse_sweep, o, "--shapes", path);
   CHECK(o.shapes.count == 2 && o.type_count == 1 && o.types[0].ab == TG_BF16 && !o.types[0].tf32);
   CHECK(o.check_max == TG_SWEEP_DEFAULT_CHECK_MAX && !o.out_path && !o.base.cold_l2);
-  CHECK(o.shapes.items[1].has_type && o.shapes.items[1].type.ab == TG_E4M3 && o.shapes.items[1].batch == 2);
-  OK(parse_sweep, o, "--shapes", path, "--mnkl", "128:16384:x2,128,128", "--dtype", "bf16,f16", "--dtype=tf32",
-     "--out", "/tmp/s.csv", "--iterations", "9", "--cold-l2", "--check-max", "4096", "--kernel", "ref",
-     "--b-major", "n", "--exact");
+  CHECK(o.shapes.items[1].has_type && o.shapes.items[1].type.ab == TG_E4M3 &&
+        o.shapes.items[1].batch == 2);
+  OK(parse_sweep, o, "--shapes", path, "--mnkl", "128:16384:x2,128,128", "--dtype", "bf16,f16",
+     "--dtype=tf32", "--out", "/tmp/s.csv", "--iterations", "9", "--cold-l2", "--check-max", "4096",
+     "--kernel", "ref", "--b-major", "n", "--exact");
   CHECK(o.shapes.count == 2 + 8 && o.type_count == 3 && o.types[2].tf32);
   CHECK(strcmp(o.out_path, "/tmp/s.csv") == 0 && o.base.iterations == 9 && o.base.cold_l2);
-  CHECK(o.check_max == 4096 && strcmp(o.base.g.kernel, "ref") == 0 && o.base.g.b_order == TG_ROW_MAJOR);
+  CHECK(o.check_max == 4096 && strcmp(o.base.g.kernel, "ref") == 0 &&
+        o.base.g.b_order == TG_ROW_MAJOR);
   CHECK(o.base.exact);
   FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype", "bf16,x");
   FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype");
-  FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype", "bf16,f16,f32,tf32,e4m3,e5m2,s8,f16,bf16");
+  FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype",
+        "bf16,f16,f32,tf32,e4m3,e5m2,s8,f16,bf16");
   FAILS(parse_sweep, o, "--check-max", "--mnkl", "8,8,8", "--check-max", "-1");
   FAILS(parse_sweep, o, "--check-max", "--mnkl", "8,8,8", "--check-max", "lots");
   FAILS(parse_sweep, o, "--out", "--mnkl", "8,8,8", "--out");
@@ -220,7 +243,8 @@ static void test_bench_shape_files(void) {
     char path[512], err[TG_CLI_ERROR_BYTES];
     snprintf(path, sizeof path, "%s/bench/shapes/%s.txt", TG_SOURCE_DIR, names[i]);
     CHECK_MSG(tg_shape_list_add_file(&l, path, err, sizeof err) == 0, "%s", err);
-    CHECK_MSG(l.count > 0 && strcmp(l.items[0].label, names[i]) == 0, "%s: %d shapes", path, l.count);
+    CHECK_MSG(l.count > 0 && strcmp(l.items[0].label, names[i]) == 0, "%s: %d shapes", path,
+              l.count);
     for (int s = 0; i == 0 && s < l.count; ++s)
       CHECK(l.items[s].m == l.items[s].n && l.items[s].n == l.items[s].k && l.items[s].batch == 1);
     tg_shape_list_free(&l);

@@ -33,8 +33,9 @@ int main(void) {
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     const int64_t got = tg_sm90_whole_item_clusters(cases[i].items, H100_CLUSTERS);
-    CHECK_MSG(got == cases[i].clusters, "%lld items on %d clusters: %lld, expected %lld", (long long)cases[i].items,
-              H100_CLUSTERS, (long long)got, (long long)cases[i].clusters);
+    CHECK_MSG(got == cases[i].clusters, "%lld items on %d clusters: %lld, expected %lld",
+              (long long)cases[i].items, H100_CLUSTERS, (long long)got,
+              (long long)cases[i].clusters);
   }
   /* Against a brute-force count: the fewest clusters whose rounds are those of all of them. */
   for (int64_t clusters = 1; clusters <= MAX_CLUSTERS; ++clusters)
@@ -43,9 +44,10 @@ int main(void) {
       const int64_t light = (clusters - items % clusters) % clusters;
       int64_t fewest = clusters;
       while (fewest > 1 && rounds(items, fewest - 1) == rounds(items, clusters)) --fewest;
-      const int64_t want = items <= clusters                                                     ? items
-                           : light > 0 && light * TG_SM90_BALANCE_LIGHT_DIVISOR <= clusters ? fewest
-                                                                                            : clusters;
+      const int64_t want = items <= clusters ? items
+                           : light > 0 && light * TG_SM90_BALANCE_LIGHT_DIVISOR <= clusters
+                               ? fewest
+                               : clusters;
       CHECK_MSG(got == want, "%lld items on %lld clusters: %lld, expected %lld", (long long)items,
                 (long long)clusters, (long long)got, (long long)want);
     }

@@ -31,14 +31,30 @@ typedef struct table_row {
   void (*describe)(tg_sm90_row_info *);
 } table_row;
 
-#define TABLE_ROW(fn, name, summary, bm, bn, stages, cm, cn, schedule, orders, eff, rung)                          \
-  {#fn, name, summary, bm, bn, stages, cm, cn, TG_SM90_##schedule, orders == TG_SM90_ANY_ORDER, eff, rung,       \
-   tg_sm90_launch_##fn, tg_sm90_workspace_##fn, tg_sm90_waves_##fn, tg_sm90_check_##fn, tg_sm90_maps_##fn, \
+#define TABLE_ROW(fn, name, summary, bm, bn, stages, cm, cn, schedule, orders, eff, rung) \
+  {#fn,                                                                                   \
+   name,                                                                                  \
+   summary,                                                                               \
+   bm,                                                                                    \
+   bn,                                                                                    \
+   stages,                                                                                \
+   cm,                                                                                    \
+   cn,                                                                                    \
+   TG_SM90_##schedule,                                                                    \
+   orders == TG_SM90_ANY_ORDER,                                                           \
+   eff,                                                                                   \
+   rung,                                                                                  \
+   tg_sm90_launch_##fn,                                                                   \
+   tg_sm90_workspace_##fn,                                                                \
+   tg_sm90_waves_##fn,                                                                    \
+   tg_sm90_check_##fn,                                                                    \
+   tg_sm90_maps_##fn,                                                                     \
    tg_sm90_describe_##fn},
 static const table_row k_table[] = {TG_SM90_ROWS(TABLE_ROW)};
 #define TABLE_ROWS ((int)(sizeof k_table / sizeof k_table[0]))
 
-static const char *const k_set_names[TG_SM90_EPILOGUE_SETS] = {"LEAN", "CAST", "REST", "BIAS", "RESID", "ACT"};
+static const char *const k_set_names[TG_SM90_EPILOGUE_SETS] = {"LEAN", "CAST",  "REST",
+                                                               "BIAS", "RESID", "ACT"};
 
 /* The kernel instances of every configuration: input types × epilogue sets × operand orders. */
 static int print_instances(void) {
@@ -51,8 +67,8 @@ static int print_instances(void) {
       for (int set = 0; set < TG_SM90_EPILOGUE_SETS; ++set) {
         if (!(info.epilogue_sets & TG_SM90_SET_BIT(set))) continue;
         for (int o = 0; o < (info.mn_major ? 4 : 1); ++o)
-          printf("%s %dx%d %d stages, A/B %s-major, cluster %dx%d, %s, %s\n", types[t], info.tile_m, info.tile_n,
-                 info.stages, orders[o], info.cluster_m, info.cluster_n,
+          printf("%s %dx%d %d stages, A/B %s-major, cluster %dx%d, %s, %s\n", types[t], info.tile_m,
+                 info.tile_n, info.stages, orders[o], info.cluster_m, info.cluster_n,
                  info.schedule == TG_SM90_PINGPONG ? "pingpong" : "cooperative", k_set_names[set]);
       }
   }
@@ -73,47 +89,58 @@ int main(int argc, char **argv) {
   for (int r = 0; r < TABLE_ROWS && r < count; ++r) {
     const table_row *t = &k_table[r];
     const tg_kernel *k = rows[r];
-    CHECK_MSG(strcmp(k->name, t->name) == 0, "sm90 row %d is %s, the table's %s", r, k->name, t->name);
+    CHECK_MSG(strcmp(k->name, t->name) == 0, "sm90 row %d is %s, the table's %s", r, k->name,
+              t->name);
     CHECK_MSG(tg_registry_find(t->name) == k, "%s: found by its name", t->name);
     CHECK_MSG(strcmp(k->summary, t->summary) == 0, "%s: summary", t->name);
-    CHECK_MSG(k->tile_m == t->bm && k->tile_n == t->bn, "%s: tile %dx%d, the table's %dx%d", t->name, k->tile_m,
-              k->tile_n, t->bm, t->bn);
+    CHECK_MSG(k->tile_m == t->bm && k->tile_n == t->bn, "%s: tile %dx%d, the table's %dx%d",
+              t->name, k->tile_m, k->tile_n, t->bm, t->bn);
     CHECK_MSG(k->cluster_m == t->cm && k->cluster_n == t->cn, "%s: cluster", t->name);
-    CHECK_MSG(k->efficiency == t->efficiency && k->rung == t->rung, "%s: efficiency and rung", t->name);
+    CHECK_MSG(k->efficiency == t->efficiency && k->rung == t->rung, "%s: efficiency and rung",
+              t->name);
     CHECK_MSG(k->a_orders == (t->any_order ? TG_ORDERS_ANY : k_major_a) &&
                   k->b_orders == (t->any_order ? TG_ORDERS_ANY : k_major_b),
               "%s: operand orders", t->name);
     CHECK_MSG(k->launch == t->launch && k->workspace == t->workspace && k->waves == t->waves &&
                   k->extra_check == t->check && k->tma_maps == t->maps,
               "%s: the configuration's entry points", t->name);
-    CHECK_MSG(k->occupancy == (t->schedule == TG_SM90_PINGPONG ? 2 : 1), "%s: tiles in flight per SM", t->name);
+    CHECK_MSG(k->occupancy == (t->schedule == TG_SM90_PINGPONG ? 2 : 1),
+              "%s: tiles in flight per SM", t->name);
 
     /* The compiled templates. */
     tg_sm90_row_info info;
     memset(&info, 0xff, sizeof info);
     t->describe(&info);
     CHECK_MSG(info.tile_m == k->tile_m && info.tile_n == k->tile_n && info.tile_k == k->tile_k,
-              "%s: compiled tile %dx%dx%d, row %dx%dx%d", t->name, info.tile_m, info.tile_n, info.tile_k, k->tile_m,
-              k->tile_n, k->tile_k);
-    CHECK_MSG(info.stages == t->stages, "%s: compiled with %d stages, the table says %d", t->name, info.stages,
-              t->stages);
-    CHECK_MSG(info.cluster_m == k->cluster_m && info.cluster_n == k->cluster_n, "%s: compiled cluster", t->name);
+              "%s: compiled tile %dx%dx%d, row %dx%dx%d", t->name, info.tile_m, info.tile_n,
+              info.tile_k, k->tile_m, k->tile_n, k->tile_k);
+    CHECK_MSG(info.stages == t->stages, "%s: compiled with %d stages, the table says %d", t->name,
+              info.stages, t->stages);
+    CHECK_MSG(info.cluster_m == k->cluster_m && info.cluster_n == k->cluster_n,
+              "%s: compiled cluster", t->name);
     CHECK_MSG(info.schedule == t->schedule, "%s: compiled schedule", t->name);
-    CHECK_MSG(info.mn_major == (k->a_orders == TG_ORDERS_ANY), "%s: MN-major kernels compiled exactly when the row "
-              "takes any layout", t->name);
+    CHECK_MSG(info.mn_major == (k->a_orders == TG_ORDERS_ANY),
+              "%s: MN-major kernels compiled exactly when the row "
+              "takes any layout",
+              t->name);
     const unsigned lean = TG_SM90_SET_BIT(TG_SM90_EPILOGUES_LEAN);
-    const unsigned four = lean | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_BIAS) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_CAST) |
+    const unsigned four = lean | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_BIAS) |
+                          TG_SM90_SET_BIT(TG_SM90_EPILOGUES_CAST) |
                           TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST);
-    const unsigned six = four | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_ACT);
-    CHECK_MSG(info.epilogue_sets == (info.wide_acc ? lean : (info.epilogue_sets & six) == six ? six : four),
+    const unsigned six =
+        four | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_ACT);
+    CHECK_MSG(info.epilogue_sets == (info.wide_acc                       ? lean
+                                     : (info.epilogue_sets & six) == six ? six
+                                                                         : four),
               "%s: epilogue sets 0x%x", t->name, info.epilogue_sets);
     const int resid = (info.epilogue_sets & TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID)) != 0;
-    CHECK_MSG(resid == TG_SM90_TWO_GROUP_TILE(t->bm, t->bn, t->schedule), "%s: RESID compiled for two-group tiles",
-              t->name);
+    CHECK_MSG(resid == TG_SM90_TWO_GROUP_TILE(t->bm, t->bn, t->schedule),
+              "%s: RESID compiled for two-group tiles", t->name);
     /* Two-group tiles charge C of the inputs' type apart from C of another type; the others do not. */
     CHECK_MSG(resid == (k->c_other_overhead_k != 0 && k->c_other_overhead_k != k->c_overhead_k),
               "%s: the planner's C overheads follow its epilogue sets", t->name);
-    CHECK_MSG(!info.stream_k || k->sync_flags, "%s: a stream-K kernel's row asks for readiness flags", t->name);
+    CHECK_MSG(!info.stream_k || k->sync_flags,
+              "%s: a stream-K kernel's row asks for readiness flags", t->name);
     CHECK_MSG(!info.wide_acc || !info.stream_k, "%s: wide accumulators never split items", t->name);
     CHECK_MSG(info.smem_bytes_lean > 0, "%s: shared memory", t->name);
   }

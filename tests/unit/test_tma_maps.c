@@ -93,12 +93,14 @@ static void random_request(tg_gemm *g) {
   g->batch_stride_b = pick_stride(1, extent(g->b_order, g->k, g->n, g->ldb));
   g->batch_stride_c = pick_stride(1, extent(g->c_order, g->m, g->n, g->ldc));
   g->batch_stride_d = pick_stride(0, extent(g->c_order, g->m, g->n, g->ldd));
-  if (g->batch > 1 && g->batch_stride_d != 0 && g->batch_stride_d < extent(g->c_order, g->m, g->n, g->ldd))
+  if (g->batch > 1 && g->batch_stride_d != 0 &&
+      g->batch_stride_d < extent(g->c_order, g->m, g->n, g->ldd))
     g->batch_stride_d = 0; /* batches of D may not overlap */
   g->beta = pick(2) ? 0.0 : 0.5;
   g->epilogue = (tg_epilogue)pick(6);
   g->bias_type = pick_float();
-  if (pick(50) == 0) g->lda = ((int64_t)1 << 39) / (int64_t)tg_dtype_size(g->a_type) + 8; /* past TMA's strides */
+  if (pick(50) == 0)
+    g->lda = ((int64_t)1 << 39) / (int64_t)tg_dtype_size(g->a_type) + 8; /* past TMA's strides */
   if (pick(50) == 0) g->ldd = ((int64_t)1 << 40) / (int64_t)tg_dtype_size(g->d_type);
 }
 
@@ -122,14 +124,16 @@ static void test_random_requests(uint64_t seed, long count) {
     if (tg_validate_gemm(NULL, "test", &g, &L) != TG_OK) continue;
     g.bias = tg_epilogue_has_bias(g.epilogue) ? pick_pointer(4, tg_dtype_size(g.bias_type)) : NULL;
     tg_problem p;
-    tg_problem_build(&p, &g, &L, pick_pointer(0, tg_dtype_size(g.a_type)), pick_pointer(1, tg_dtype_size(g.b_type)),
-                     pick_pointer(2, tg_dtype_size(g.c_type)), (void *)pick_pointer(3, tg_dtype_size(g.d_type)), 90,
-                     H100_SMS);
+    tg_problem_build(&p, &g, &L, pick_pointer(0, tg_dtype_size(g.a_type)),
+                     pick_pointer(1, tg_dtype_size(g.b_type)),
+                     pick_pointer(2, tg_dtype_size(g.c_type)),
+                     (void *)pick_pointer(3, tg_dtype_size(g.d_type)), 90, H100_SMS);
     if (p.k == 0) continue;
     ++valid;
     tg_plan chosen;
     char why[256];
-    CHECK_MSG(tg_plan_choose(&p, NULL, NULL, &chosen, why, sizeof why) == TG_OK, "request %ld: %s", i, why);
+    CHECK_MSG(tg_plan_choose(&p, NULL, NULL, &chosen, why, sizeof why) == TG_OK, "request %ld: %s",
+              i, why);
     int served = 0;
     for (int r = 0; r < rows; ++r) {
       const tg_kernel *k = tg_registry_at(r);
@@ -137,21 +141,23 @@ static void test_random_requests(uint64_t seed, long count) {
       if (!k->tma_maps || !row_accepts(k, &p, &q)) continue;
       tg_tma_desc maps[MAX_MAPS];
       const int n = k->tma_maps(&q, maps, MAX_MAPS);
-      CHECK_MSG(n >= 2, "seed %llu request %ld: %s accepts it but describes %d maps", (unsigned long long)seed, i,
-                k->name, n);
+      CHECK_MSG(n >= 2, "seed %llu request %ld: %s accepts it but describes %d maps",
+                (unsigned long long)seed, i, k->name, n);
       for (int j = 0; j < n; ++j) {
         const int ok = tg_tma_desc_valid(&maps[j], why, sizeof why);
-        CHECK_MSG(ok, "seed %llu request %ld (m=%lld n=%lld k=%lld batch=%lld): %s accepts it, map %d: %s",
-                  (unsigned long long)seed, i, (long long)g.m, (long long)g.n, (long long)g.k, (long long)g.batch,
-                  k->name, j, why);
+        CHECK_MSG(
+            ok,
+            "seed %llu request %ld (m=%lld n=%lld k=%lld batch=%lld): %s accepts it, map %d: %s",
+            (unsigned long long)seed, i, (long long)g.m, (long long)g.n, (long long)g.k,
+            (long long)g.batch, k->name, j, why);
       }
       ++accepted[r];
       served = 1;
     }
     tma_served += served;
   }
-  printf("tma maps: seed %llu, %ld requests, %ld valid, %ld served by a TMA row\n", (unsigned long long)seed, count,
-         valid, tma_served);
+  printf("tma maps: seed %llu, %ld requests, %ld valid, %ld served by a TMA row\n",
+         (unsigned long long)seed, count, valid, tma_served);
   /* Not vacuous: every TMA row took its share (256x160 holds the plain epilogue only). */
   for (int r = 0; r < rows; ++r) {
     const tg_kernel *k = tg_registry_at(r);
@@ -168,7 +174,8 @@ static int rows_taking(const tg_gemm *g, int maps_expected) {
   tg_layout L;
   CHECK(tg_validate_gemm(NULL, "test", g, &L) == TG_OK);
   tg_problem p;
-  tg_problem_build(&p, g, &L, (const void *)0x100000, (const void *)0x200000, NULL, (void *)0x300000, 90, H100_SMS);
+  tg_problem_build(&p, g, &L, (const void *)0x100000, (const void *)0x200000, NULL,
+                   (void *)0x300000, 90, H100_SMS);
   int rows = 0;
   for (int r = 0, n = tg_registry_count(); r < n; ++r) {
     const tg_kernel *k = tg_registry_at(r);
@@ -176,9 +183,10 @@ static int rows_taking(const tg_gemm *g, int maps_expected) {
     if (!k->tma_maps || !row_accepts(k, &p, &q)) continue;
     tg_tma_desc maps[MAX_MAPS];
     const int count = k->tma_maps(&q, maps, MAX_MAPS);
-    for (int j = 0; j < count; ++j) CHECK_MSG(tg_tma_desc_valid(&maps[j], NULL, 0), "%s map %d", k->name, j);
-    CHECK_MSG(maps_expected <= 0 || count == maps_expected, "%s: %d maps, expected %d", k->name, count,
-              maps_expected);
+    for (int j = 0; j < count; ++j)
+      CHECK_MSG(tg_tma_desc_valid(&maps[j], NULL, 0), "%s map %d", k->name, j);
+    CHECK_MSG(maps_expected <= 0 || count == maps_expected, "%s: %d maps, expected %d", k->name,
+              count, maps_expected);
     ++rows;
   }
   return rows;
@@ -194,7 +202,8 @@ static void test_unused_batch_stride(void) {
   g.batch_stride_d = 63005;
   g.batch_stride_a = 1000 * 1000 + 3;
   CHECK(rows_taking(&g, 0) > 0);
-  const tg_tma_desc d = tg_tma_desc_make((const void *)0x1000, TG_BF16, 1000, 63, 1000, 1, 63005, 64, 16, 128);
+  const tg_tma_desc d =
+      tg_tma_desc_make((const void *)0x1000, TG_BF16, 1000, 63, 1000, 1, 63005, 64, 16, 128);
   CHECK(d.dims[2] == 1 && d.strides[1] == 1000 * 63 * 2);
   CHECK(tg_tma_desc_valid(&d, NULL, 0));
 }
@@ -212,7 +221,8 @@ static void test_store_granule(void) {
 
 /* Each limit of cuTensorMapEncodeTiled, broken one at a time. */
 static void test_limits(void) {
-  const tg_tma_desc good = tg_tma_desc_make((const void *)0x1000, TG_F16, 4096, 4096, 4096, 3, 4096 * 4096, 64, 128, 128);
+  const tg_tma_desc good = tg_tma_desc_make((const void *)0x1000, TG_F16, 4096, 4096, 4096, 3,
+                                            4096 * 4096, 64, 128, 128);
   char why[160];
   CHECK(tg_tma_desc_valid(&good, why, sizeof why));
   tg_tma_desc d = good;

@@ -64,7 +64,9 @@ static int have(const char *kernel) { return tg_registry_find(kernel) != NULL; }
 /* A tunable bf16 kernel that the heuristic does not pick for 4096³ on sm_90, or NULL in a build
  * without the sm80/sm90 families (those tests then have nothing to cache). */
 static const char *second_choice(void) {
-  return have("sm90_128x128x64") ? "sm90_128x128x64" : have("sm80_128x128x64") ? "sm80_128x128x64" : NULL;
+  return have("sm90_128x128x64")   ? "sm90_128x128x64"
+         : have("sm80_128x128x64") ? "sm80_128x128x64"
+                                   : NULL;
 }
 
 /* bf16 C = A·B^T, the layout of the benchmarks. */
@@ -98,19 +100,25 @@ static void test_line_format(void) {
   snprintf(e.kernel, sizeof e.kernel, "sm90_128x256x64");
   e.us = 210.25;
   CHECK(tg_cache_line_format(&e, line, sizeof line) > 0);
-  CHECK_MSG(strcmp(line, "v1 device=\"NVIDIA H100 80GB HBM3\" sms=132 cuda=13.0 in=fp8 ab=e4m3/e5m2 "
-                         "cd=f32/bf16 a=row b=col align=4 m=4096 n=14336 k=4095 batch=8 "
-                         "kernel=sm90_128x256x64 us=210.250") == 0, "%s", line);
+  CHECK_MSG(strcmp(line,
+                   "v1 device=\"NVIDIA H100 80GB HBM3\" sms=132 cuda=13.0 in=fp8 ab=e4m3/e5m2 "
+                   "cd=f32/bf16 a=row b=col align=4 m=4096 n=14336 k=4095 batch=8 "
+                   "kernel=sm90_128x256x64 us=210.250") == 0,
+            "%s", line);
   CHECK(tg_cache_line_parse(line, &back, why, sizeof why) == TG_LINE_ENTRY);
-  CHECK(memcmp(&e.key, &back.key, sizeof e.key) == 0 && tg_cache_same_device(&e.device, &back.device));
-  CHECK(back.m == 4096 && back.n == 14336 && back.k == 4095 && back.batch == 8 && back.us == 210.25);
+  CHECK(memcmp(&e.key, &back.key, sizeof e.key) == 0 &&
+        tg_cache_same_device(&e.device, &back.device));
+  CHECK(back.m == 4096 && back.n == 14336 && back.k == 4095 && back.batch == 8 &&
+        back.us == 210.25);
   CHECK(strcmp(back.kernel, e.kernel) == 0);
   CHECK(tg_cache_line_format(&e, line, 20) < 0);
   /* Fields in any order; comments and blank lines. */
   CHECK(tg_cache_line_parse("us=1 kernel=x batch=1 k=1 n=1 m=1 align=16 b=col a=row cd=f16/f16 "
-                            "ab=f16/f16 in=f16 cuda=12.4 sms=108 device=\"A\"", &back, why, sizeof why) == TG_LINE_BAD);
+                            "ab=f16/f16 in=f16 cuda=12.4 sms=108 device=\"A\"",
+                            &back, why, sizeof why) == TG_LINE_BAD);
   CHECK(tg_cache_line_parse("v1 us=1 kernel=x batch=1 k=1 n=1 m=1 align=16 b=col a=row cd=f16/f16 "
-                            "ab=f16/f16 in=f16 cuda=12.4 sms=108 device=\"A\"", &back, why, sizeof why) == TG_LINE_ENTRY);
+                            "ab=f16/f16 in=f16 cuda=12.4 sms=108 device=\"A\"",
+                            &back, why, sizeof why) == TG_LINE_ENTRY);
   CHECK(back.device.cuda == 12040 && back.key.input == TG_IN_F16);
   CHECK(tg_cache_line_parse("   # comment", &back, why, sizeof why) == TG_LINE_COMMENT);
   CHECK(tg_cache_line_parse("", &back, why, sizeof why) == TG_LINE_COMMENT);
@@ -126,13 +134,17 @@ static void test_bad_lines(void) {
       {"v1 device=\"A\" sms=132 cuda=13.0 in=bf16 ab=bf16/bf16", "missing"},
       {"v1 device=\"A sms=132", "unterminated"},
       {"v1 device=\"A\" sms=132 cuda=13.0 in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=3 "
-       "m=1 n=1 k=1 batch=1 kernel=k us=1", "align"},
+       "m=1 n=1 k=1 batch=1 kernel=k us=1",
+       "align"},
       {"v1 device=\"A\" sms=132 cuda=13.0 in=bf16 ab=f16/f16 cd=bf16/bf16 a=row b=col align=16 "
-       "m=1 n=1 k=1 batch=1 kernel=k us=1", "do not fit"},
+       "m=1 n=1 k=1 batch=1 kernel=k us=1",
+       "do not fit"},
       {"v1 device=\"A\" sms=132 cuda=13.0 in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 "
-       "m=0 n=1 k=1 batch=1 kernel=k us=1", "'m'"},
+       "m=0 n=1 k=1 batch=1 kernel=k us=1",
+       "'m'"},
       {"v1 device=\"A\" sms=132 cuda=13.0 in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 "
-       "m=1 n=1 k=1 batch=1 kernel=k us=-2", "'us'"},
+       "m=1 n=1 k=1 batch=1 kernel=k us=-2",
+       "'us'"},
       {"v1 device=\"A\" sms=132 sms=132", "twice"},
       {"v1 device=\"A\" color=blue", "unknown field"},
       {"v1 device=\"A\" sms", "key=value"},
@@ -141,8 +153,8 @@ static void test_bad_lines(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
     tg_cache_entry e;
     char why[256] = "";
-    CHECK_MSG(tg_cache_line_parse(cases[i].line, &e, why, sizeof why) == TG_LINE_BAD, "accepted: %s",
-              cases[i].line);
+    CHECK_MSG(tg_cache_line_parse(cases[i].line, &e, why, sizeof why) == TG_LINE_BAD,
+              "accepted: %s", cases[i].line);
     CHECK_MSG(strstr(why, cases[i].reason) != NULL, "'%s': reason '%s' lacks '%s'", cases[i].line,
               why, cases[i].reason);
   }
@@ -165,7 +177,8 @@ static void test_buckets_and_lookup(void) {
   p.m = p.n = p.k = 4096;
   p.batch = 1;
   CHECK(tg_cache_lookup(&c, &p, NULL, NULL) == NULL);
-  const int64_t shapes[][4] = {{4096, 4096, 4096, 1}, {8192, 8192, 8192, 1}, {4096, 4096, 8192, 1}, {1024, 1024, 1024, 1}};
+  const int64_t shapes[][4] = {
+      {4096, 4096, 4096, 1}, {8192, 8192, 8192, 1}, {4096, 4096, 8192, 1}, {1024, 1024, 1024, 1}};
   for (int i = 0; i < 4; ++i) {
     tg_problem q = p;
     q.m = shapes[i][0], q.n = shapes[i][1], q.k = shapes[i][2], q.batch = shapes[i][3];
@@ -259,7 +272,8 @@ static void test_planner_uses_cache(void) {
   request(&g, 4096, 4096, 4096);
   char untuned[64];
   snprintf(untuned, sizeof untuned, "%s", choice(h, &g));
-  CHECK_MSG(strcmp(untuned, tuned) != 0, "the heuristic already picks %s: pick another kernel", tuned);
+  CHECK_MSG(strcmp(untuned, tuned) != 0, "the heuristic already picks %s: pick another kernel",
+            tuned);
   CHECK_MSG(tg_cache_add(h, &g, tuned, 300.0) == TG_OK, "%s", tg_last_error(h));
   CHECK(tg_cache_count(h) == 1);
   CHECK(strcmp(choice(h, &g), tuned) == 0);
@@ -311,20 +325,25 @@ static void test_cache_add_errors(void) {
   tg_create_virtual(&h, H100_SM, H100_SMS);
   tg_gemm g;
   request(&g, 512, 512, 512);
-  CHECK(tg_cache_add(h, &g, NULL, 1.0) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "'kernel'"));
-  CHECK(tg_cache_add(h, &g, "no_such_kernel", 1.0) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "'kernel'"));
-  CHECK(tg_cache_add(h, &g, "ref", 1.0) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "'kernel'"));
+  CHECK(tg_cache_add(h, &g, NULL, 1.0) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "'kernel'"));
+  CHECK(tg_cache_add(h, &g, "no_such_kernel", 1.0) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "'kernel'"));
+  CHECK(tg_cache_add(h, &g, "ref", 1.0) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "'kernel'"));
   for (int i = 0; i < tg_kernel_count(); ++i) {
     tg_kernel_info k;
     tg_kernel_get(i, &k);
     if (k.rung >= 1 && k.rung <= TG_PLAN_TEACHING_RUNGS) {
-      CHECK_MSG(tg_cache_add(h, &g, k.name, 1.0) == TG_ERR_INVALID_VALUE, "teaching kernel %s cached", k.name);
+      CHECK_MSG(tg_cache_add(h, &g, k.name, 1.0) == TG_ERR_INVALID_VALUE,
+                "teaching kernel %s cached", k.name);
       break;
     }
   }
   const char *any = have("sm80_128x128x64") ? "sm80_128x128x64" : NULL;
   if (any) {
-    CHECK(tg_cache_add(h, &g, any, 0.0) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "'us'"));
+    CHECK(tg_cache_add(h, &g, any, 0.0) == TG_ERR_INVALID_VALUE &&
+          strstr(tg_last_error(h), "'us'"));
     CHECK(tg_cache_add(h, &g, any, 1.0 / 0.0) == TG_ERR_INVALID_VALUE);
     tg_gemm empty = g;
     empty.k = 0;
@@ -402,32 +421,40 @@ static void test_corrupt_and_foreign_lines(void) {
   char long_line[TG_CACHE_LINE_BYTES + 100];
   memset(long_line, 'x', sizeof long_line - 1);
   long_line[sizeof long_line - 1] = '\0';
-  snprintf(text, sizeof text,
-           "# comment\n"
-           "\n"
-           "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 kernel=%s us=300.0\n" /* 3: good */
-           "garbage that is not an entry\n"                                                                          /* 4 */
-           "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=4096\n"                                       /* 5: truncated */
-           "v7 device=\"x\"\n"                                                                                        /* 6: version */
-           "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=64 n=64 k=64 batch=1 kernel=gone_kernel us=1\n" /* 7 */
-           "v1 device=\"NVIDIA A100-SXM4-80GB\" sms=108 cuda=12.4 in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 kernel=%s us=500.0\n" /* 8: foreign */
-           "%s\n"                                                                                                     /* 9: too long */
-           "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=64 n=64 k=64 batch=1 kernel=ref us=1\n"       /* 10: ref */
-           "%s in=f16 ab=f16/f16 cd=f16/f16 a=row b=col align=16 m=64 n=64 k=64 batch=1 kernel=%s us=2.5\n",         /* 11: good */
-           prefix, k, prefix, prefix, k, long_line, prefix, prefix, k);
+  snprintf(
+      text, sizeof text,
+      "# comment\n"
+      "\n"
+      "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 "
+      "kernel=%s us=300.0\n"                                               /* 3: good */
+      "garbage that is not an entry\n"                                     /* 4 */
+      "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=4096\n" /* 5: truncated */
+      "v7 device=\"x\"\n"                                                  /* 6: version */
+      "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=64 n=64 k=64 batch=1 "
+      "kernel=gone_kernel us=1\n" /* 7 */
+      "v1 device=\"NVIDIA A100-SXM4-80GB\" sms=108 cuda=12.4 in=bf16 ab=bf16/bf16 cd=bf16/bf16 "
+      "a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 kernel=%s us=500.0\n" /* 8: foreign */
+      "%s\n"                                                                   /* 9: too long */
+      "%s in=bf16 ab=bf16/bf16 cd=bf16/bf16 a=row b=col align=16 m=64 n=64 k=64 batch=1 kernel=ref "
+      "us=1\n" /* 10: ref */
+      "%s in=f16 ab=f16/f16 cd=f16/f16 a=row b=col align=16 m=64 n=64 k=64 batch=1 kernel=%s "
+      "us=2.5\n", /* 11: good */
+      prefix, k, prefix, prefix, k, long_line, prefix, prefix, k);
   write_text(path, text);
   tg_handle *h = NULL;
   tg_create_virtual(&h, H100_SM, H100_SMS);
   CHECK(tg_cache_load(h, path) == TG_OK);
   CHECK(tg_cache_count(h) == 2);
   const char *w = tg_cache_warnings(h);
-  static const char *const expected[] = {"line 4: ignored: not a cache entry", "line 5: ignored: field 'n' is missing",
-                                         "line 6: ignored: format v7", "line 7: ignored: kernel 'gone_kernel'",
-                                         "line 8: 1 entry for another device", "line 9: ignored: longer than",
-                                         "line 10: ignored: kernel 'ref'"};
+  static const char *const expected[] = {
+      "line 4: ignored: not a cache entry", "line 5: ignored: field 'n' is missing",
+      "line 6: ignored: format v7",         "line 7: ignored: kernel 'gone_kernel'",
+      "line 8: 1 entry for another device", "line 9: ignored: longer than",
+      "line 10: ignored: kernel 'ref'"};
   for (size_t i = 0; i < sizeof expected / sizeof expected[0]; ++i)
     CHECK_MSG(strstr(w, expected[i]) != NULL, "warnings lack '%s':\n%s", expected[i], w);
-  CHECK_MSG(strstr(w, "line 3") == NULL && strstr(w, "line 11") == NULL, "good lines warned:\n%s", w);
+  CHECK_MSG(strstr(w, "line 3") == NULL && strstr(w, "line 11") == NULL, "good lines warned:\n%s",
+            w);
   /* The planner uses the good line; the foreign entry is kept and saved again. */
   tg_gemm g;
   request(&g, 4096, 4096, 4096);
@@ -437,11 +464,13 @@ static void test_corrupt_and_foreign_lines(void) {
   CHECK(strstr(saved, "NVIDIA A100-SXM4-80GB") != NULL && strstr(saved, "garbage") == NULL);
   /* A load replaces: an empty file empties the cache and its warnings. */
   write_text(path, "");
-  CHECK(tg_cache_load(h, path) == TG_OK && tg_cache_count(h) == 0 && tg_cache_warnings(h)[0] == '\0');
+  CHECK(tg_cache_load(h, path) == TG_OK && tg_cache_count(h) == 0 &&
+        tg_cache_warnings(h)[0] == '\0');
   /* A cached kernel that cannot serve its request (here: the entry claims fp8 inputs for a
    * 16-bit-only kernel) is skipped: the heuristic decides. */
   snprintf(text, sizeof text,
-           "%s in=fp8 ab=e4m3/e4m3 cd=bf16/bf16 a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 kernel=%s us=1\n",
+           "%s in=fp8 ab=e4m3/e4m3 cd=bf16/bf16 a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 "
+           "kernel=%s us=1\n",
            prefix, k);
   write_text(path, text);
   CHECK(tg_cache_load(h, path) == TG_OK && tg_cache_count(h) == 1);
@@ -468,7 +497,8 @@ static void test_many_warnings_are_bounded(void) {
   tg_create_virtual(&h, H100_SM, H100_SMS);
   CHECK(tg_cache_load(h, path) == TG_OK);
   const char *w = tg_cache_warnings(h);
-  CHECK(strlen(w) < TG_CACHE_WARNING_BYTES && strstr(w, "more") != NULL && strstr(w, "line 1:") != NULL);
+  CHECK(strlen(w) < TG_CACHE_WARNING_BYTES && strstr(w, "more") != NULL &&
+        strstr(w, "line 1:") != NULL);
   tg_destroy(h);
 }
 
@@ -499,10 +529,12 @@ static void test_default_path(void) {
   CHECK(tg_cache_load(h, NULL) == TG_OK && tg_cache_count(h) == 0);
   unsetenv("TILEGEMM_CACHE");
   setenv("XDG_CACHE_HOME", "/xdg", 1);
-  CHECK(tg_cache_default_path(buf, sizeof buf) == TG_OK && strcmp(buf, "/xdg/tilegemm/tune.txt") == 0);
+  CHECK(tg_cache_default_path(buf, sizeof buf) == TG_OK &&
+        strcmp(buf, "/xdg/tilegemm/tune.txt") == 0);
   setenv("XDG_CACHE_HOME", "relative", 1);
   setenv("HOME", "/home/someone", 1);
-  CHECK(tg_cache_default_path(buf, sizeof buf) == TG_OK && strcmp(buf, "/home/someone/.cache/tilegemm/tune.txt") == 0);
+  CHECK(tg_cache_default_path(buf, sizeof buf) == TG_OK &&
+        strcmp(buf, "/home/someone/.cache/tilegemm/tune.txt") == 0);
   unsetenv("XDG_CACHE_HOME");
   unsetenv("HOME");
   CHECK(tg_cache_default_path(buf, sizeof buf) == TG_ERR_NOT_SUPPORTED);
@@ -513,7 +545,8 @@ static void test_default_path(void) {
 static int tunable_on_h100(tg_input_class in) {
   for (int i = 0; i < tg_registry_count(); ++i) {
     const tg_kernel *k = tg_registry_at(i);
-    if (tg_plan_tunable(k) && (k->inputs & TG_MASK(in)) && k->sm_min <= H100_SM && k->sm_max >= H100_SM)
+    if (tg_plan_tunable(k) && (k->inputs & TG_MASK(in)) && k->sm_min <= H100_SM &&
+        k->sm_max >= H100_SM)
       return 1;
   }
   return 0;
@@ -529,16 +562,21 @@ static void test_tune_arguments(void) {
   tg_tune_options o;
   tg_tune_options_init(&o);
   CHECK(o.warmup >= 0 && o.iterations >= 1 && o.flush_l2 == 1);
-  void *a = (void *)(uintptr_t)0x100000, *b = (void *)(uintptr_t)0x200000, *d = (void *)(uintptr_t)0x300000;
+  void *a = (void *)(uintptr_t)0x100000, *b = (void *)(uintptr_t)0x200000,
+       *d = (void *)(uintptr_t)0x300000;
   CHECK(tg_tune(h, &g, a, b, NULL, d, 0, NULL, &r) ==
         (tunable_on_h100(TG_IN_BF16) ? TG_ERR_NO_DEVICE : TG_ERR_NOT_SUPPORTED));
-  CHECK(tg_tune(h, &g, a, b, NULL, d, 0, NULL, NULL) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "'result'"));
+  CHECK(tg_tune(h, &g, a, b, NULL, d, 0, NULL, NULL) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "'result'"));
   o.iterations = 0;
-  CHECK(tg_tune(h, &g, a, b, NULL, d, 0, &o, &r) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "iterations"));
+  CHECK(tg_tune(h, &g, a, b, NULL, d, 0, &o, &r) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "iterations"));
   tg_tune_options_init(&o);
   o.warmup = -1;
-  CHECK(tg_tune(h, &g, a, b, NULL, d, 0, &o, &r) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "warmup"));
-  CHECK(tg_tune(h, &g, NULL, b, NULL, d, 0, NULL, &r) == TG_ERR_INVALID_VALUE && strstr(tg_last_error(h), "'A'"));
+  CHECK(tg_tune(h, &g, a, b, NULL, d, 0, &o, &r) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "warmup"));
+  CHECK(tg_tune(h, &g, NULL, b, NULL, d, 0, NULL, &r) == TG_ERR_INVALID_VALUE &&
+        strstr(tg_last_error(h), "'A'"));
   g.k = 0;
   CHECK(tg_tune(h, &g, a, b, NULL, d, 0, NULL, &r) == TG_ERR_NOT_SUPPORTED);
   /* fp32 inputs: NOT_SUPPORTED unless some tunable row takes them on sm_90. */

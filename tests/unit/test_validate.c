@@ -72,8 +72,8 @@ static void expect_pointer_refused(const tg_gemm *g, const void *A, const void *
   tg_status s = tg_matmul(h, g, A, B, C, D, 0);
   CHECK_MSG(s == TG_ERR_INVALID_VALUE, "line %d: tg_matmul returned %s (%s)", line,
             tg_status_string(s), tg_last_error(h));
-  CHECK_MSG(names(tg_last_error(h), param), "line %d: message does not name '%s': %s", line,
-            param, tg_last_error(h));
+  CHECK_MSG(names(tg_last_error(h), param), "line %d: message does not name '%s': %s", line, param,
+            tg_last_error(h));
   CHECK_MSG(buffers_untouched(), "line %d: a buffer was written", line);
 }
 
@@ -85,26 +85,26 @@ static void expect_valid(const tg_gemm *g, const void *A, const void *B, const v
   CHECK_MSG(s == TG_OK, "line %d: tg_check returned %s (%s)", line, tg_status_string(s),
             tg_last_error(h));
   s = tg_matmul(h, g, A, B, C, D, 0);
-  CHECK_MSG(s == TG_ERR_NO_DEVICE, "line %d: tg_matmul returned %s (%s)", line,
-            tg_status_string(s), tg_last_error(h));
+  CHECK_MSG(s == TG_ERR_NO_DEVICE, "line %d: tg_matmul returned %s (%s)", line, tg_status_string(s),
+            tg_last_error(h));
   CHECK_MSG(buffers_untouched(), "line %d: a buffer was written", line);
 }
 
-#define REFUSED(status, param, ...)          \
-  do {                                       \
-    tg_gemm g;                               \
-    base(&g);                                \
-    __VA_ARGS__;                             \
+#define REFUSED(status, param, ...)              \
+  do {                                           \
+    tg_gemm g;                                   \
+    base(&g);                                    \
+    __VA_ARGS__;                                 \
     expect_refused(&g, status, param, __LINE__); \
   } while (0)
 #define INVALID(param, ...) REFUSED(TG_ERR_INVALID_VALUE, param, __VA_ARGS__)
 #define UNSUPPORTED(param, ...) REFUSED(TG_ERR_NOT_SUPPORTED, param, __VA_ARGS__)
-#define VALID(...)                                                   \
-  do {                                                               \
-    tg_gemm g;                                                       \
-    base(&g);                                                        \
-    __VA_ARGS__;                                                     \
-    expect_valid(&g, buf_a, buf_b, buf_c, buf_d, __LINE__);          \
+#define VALID(...)                                          \
+  do {                                                      \
+    tg_gemm g;                                              \
+    base(&g);                                               \
+    __VA_ARGS__;                                            \
+    expect_valid(&g, buf_a, buf_b, buf_c, buf_d, __LINE__); \
   } while (0)
 
 static void test_sizes_and_enums(void) {
@@ -178,18 +178,18 @@ static void test_type_combinations(void) {
   UNSUPPORTED("b_type", g.a_type = TG_F16; g.b_type = TG_BF16);
   UNSUPPORTED("b_type", g.a_type = TG_E4M3; g.b_type = TG_F16);
   UNSUPPORTED("b_type", g.a_type = TG_F32; g.b_type = TG_E5M2);
-  UNSUPPORTED("a_type", g.a_type = TG_S8; g.b_type = TG_S8);           /* needs compute s32 */
+  UNSUPPORTED("a_type", g.a_type = TG_S8; g.b_type = TG_S8); /* needs compute s32 */
   UNSUPPORTED("a_type", g.a_type = TG_S32; g.b_type = TG_S32);
-  UNSUPPORTED("a_type", g.compute = TG_COMPUTE_S32);                    /* f32 inputs */
+  UNSUPPORTED("a_type", g.compute = TG_COMPUTE_S32); /* f32 inputs */
   UNSUPPORTED("b_type", g.compute = TG_COMPUTE_S32; g.a_type = TG_S8);
   UNSUPPORTED("a_type", g.compute = TG_COMPUTE_TF32; g.a_type = g.b_type = TG_BF16);
   UNSUPPORTED("d_type", g.d_type = TG_S32);
   UNSUPPORTED("d_type", g.d_type = TG_E4M3);
   UNSUPPORTED("c_type", g.c_type = TG_S8);
-  UNSUPPORTED("d_type", g.compute = TG_COMPUTE_S32; g.a_type = g.b_type = TG_S8;
-              g.c_type = TG_S32; g.d_type = TG_F32);
-  UNSUPPORTED("c_type", g.compute = TG_COMPUTE_S32; g.a_type = g.b_type = TG_S8;
-              g.c_type = TG_F16; g.d_type = TG_S8);
+  UNSUPPORTED("d_type", g.compute = TG_COMPUTE_S32; g.a_type = g.b_type = TG_S8; g.c_type = TG_S32;
+              g.d_type = TG_F32);
+  UNSUPPORTED("c_type", g.compute = TG_COMPUTE_S32; g.a_type = g.b_type = TG_S8; g.c_type = TG_F16;
+              g.d_type = TG_S8);
   UNSUPPORTED("bias_type", g.epilogue = TG_EPI_BIAS_GELU; g.bias_type = TG_S8);
   /* Every combination of the table in tilegemm.h is accepted. */
   VALID(g.compute = TG_COMPUTE_TF32; g.d_type = TG_BF16);
@@ -291,10 +291,10 @@ static void test_handles_and_strings(void) {
   CHECK(tg_reference(h, &g, buf_a, buf_b, NULL, NULL, NULL, 0) == TG_ERR_INVALID_VALUE);
   CHECK(names(tg_last_error(h), "ref"));
   CHECK(tg_reference(h, &g, buf_a, buf_b, NULL, ref, NULL, 0) == TG_ERR_NO_DEVICE);
-  for (int s = TG_OK; s <= TG_ERR_INTERNAL; ++s)
-    CHECK(strlen(tg_status_string((tg_status)s)) > 0);
+  for (int s = TG_OK; s <= TG_ERR_INTERNAL; ++s) CHECK(strlen(tg_status_string((tg_status)s)) > 0);
   CHECK(strcmp(tg_status_string((tg_status)99), "unknown status") == 0);
-  CHECK(strcmp(tg_dtype_name(TG_BF16), "bf16") == 0 && strcmp(tg_dtype_name((tg_dtype)9), "?") == 0);
+  CHECK(strcmp(tg_dtype_name(TG_BF16), "bf16") == 0 &&
+        strcmp(tg_dtype_name((tg_dtype)9), "?") == 0);
   CHECK(tg_dtype_size(TG_E4M3) == 1 && tg_dtype_size(TG_F16) == 2 && tg_dtype_size(TG_S32) == 4);
   CHECK(tg_dtype_size((tg_dtype)9) == 0);
   char version[32];

@@ -39,9 +39,10 @@ static spans spans_of(const tg_gemm *g) {
         (int64_t)tg_dtype_size(g->a_type);
   s.b = tg_operand_span(g->k, g->n, g->b_order, g->ldb, g->batch_stride_b, g->batch) *
         (int64_t)tg_dtype_size(g->b_type);
-  s.c = g->beta != 0.0 ? tg_operand_span(g->m, g->n, g->c_order, g->ldc, g->batch_stride_c, g->batch) *
-                             (int64_t)tg_dtype_size(g->c_type)
-                       : 0;
+  s.c = g->beta != 0.0
+            ? tg_operand_span(g->m, g->n, g->c_order, g->ldc, g->batch_stride_c, g->batch) *
+                  (int64_t)tg_dtype_size(g->c_type)
+            : 0;
   s.d = tg_operand_span(g->m, g->n, g->c_order, g->ldd, g->batch_stride_d, g->batch) *
         (int64_t)tg_dtype_size(g->d_type);
   return s;
@@ -57,13 +58,13 @@ static double median_ms(float *v, int n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-#define CUDA_TRY(call)                                                                  \
-  do {                                                                                  \
-    cudaError_t e_ = (call);                                                            \
-    if (e_ != cudaSuccess) {                                                            \
-      snprintf(err, err_len, "%s: %s", #call, cudaGetErrorString(e_));                  \
-      goto done;                                                                        \
-    }                                                                                   \
+#define CUDA_TRY(call)                                                 \
+  do {                                                                 \
+    cudaError_t e_ = (call);                                           \
+    if (e_ != cudaSuccess) {                                           \
+      snprintf(err, err_len, "%s: %s", #call, cudaGetErrorString(e_)); \
+      goto done;                                                       \
+    }                                                                  \
   } while (0)
 
 static void free_set(operand_set *s) {
@@ -75,8 +76,8 @@ static void free_set(operand_set *s) {
 }
 
 /* Compares D of set 0 with the oracle. */
-static void verify(const tg_gemm *g, const void *d, const double *ref, const double *mag,
-                   int exact, tg_check_outcome *out) {
+static void verify(const tg_gemm *g, const void *d, const double *ref, const double *mag, int exact,
+                   tg_check_outcome *out) {
   tg_verify_result v;
   cudaError_t e = tg_verify_device(g, d, ref, mag, tg_tolerance_make(g, exact), &v, 0);
   if (e != cudaSuccess) {
@@ -125,14 +126,20 @@ int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, 
     if (sp.c) CUDA_TRY(cudaMalloc(&sets[s].c, (size_t)sp.c));
     CUDA_TRY(cudaMalloc(&sets[s].d, sp.d ? (size_t)sp.d : 1));
     uint64_t seed = o->seed * 1000003ull + (uint64_t)s * 8u;
-    CUDA_TRY(tg_fill_random_device(sets[s].a, sp.a / (int64_t)tg_dtype_size(g->a_type), g->a_type, seed + 1, o->exact, 0));
-    CUDA_TRY(tg_fill_random_device(sets[s].b, sp.b / (int64_t)tg_dtype_size(g->b_type), g->b_type, seed + 2, o->exact, 0));
-    if (sp.c) CUDA_TRY(tg_fill_random_device(sets[s].c, sp.c / (int64_t)tg_dtype_size(g->c_type), g->c_type, seed + 3, o->exact, 0));
+    CUDA_TRY(tg_fill_random_device(sets[s].a, sp.a / (int64_t)tg_dtype_size(g->a_type), g->a_type,
+                                   seed + 1, o->exact, 0));
+    CUDA_TRY(tg_fill_random_device(sets[s].b, sp.b / (int64_t)tg_dtype_size(g->b_type), g->b_type,
+                                   seed + 2, o->exact, 0));
+    if (sp.c)
+      CUDA_TRY(tg_fill_random_device(sets[s].c, sp.c / (int64_t)tg_dtype_size(g->c_type), g->c_type,
+                                     seed + 3, o->exact, 0));
   }
   tg_gemm gb = *g; /* with the bias pointer filled in */
-  if (g->epilogue == TG_EPI_BIAS || g->epilogue == TG_EPI_BIAS_RELU || g->epilogue == TG_EPI_BIAS_GELU) {
+  if (g->epilogue == TG_EPI_BIAS || g->epilogue == TG_EPI_BIAS_RELU ||
+      g->epilogue == TG_EPI_BIAS_GELU) {
     CUDA_TRY(cudaMalloc(&bias, (size_t)(g->n ? g->n : 1) * tg_dtype_size(g->bias_type)));
-    CUDA_TRY(tg_fill_random_device(bias, g->n, g->bias_type, o->seed * 1000003ull + 7u, o->exact, 0));
+    CUDA_TRY(
+        tg_fill_random_device(bias, g->n, g->bias_type, o->seed * 1000003ull + 7u, o->exact, 0));
     gb.bias = bias;
   }
   if (o->vs_cublas) {
@@ -216,7 +223,8 @@ int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, 
   if (cb) {
     res->cublas_ran = 1;
     res->cublas_ms = median_ms(t_cublas, o->iterations);
-    res->cublas_tflops = res->cublas_ms > 0 ? tg_request_flops(g) / (res->cublas_ms * 1e-3) / 1e12 : 0.0;
+    res->cublas_tflops =
+        res->cublas_ms > 0 ? tg_request_flops(g) / (res->cublas_ms * 1e-3) / 1e12 : 0.0;
   }
   rc = 0;
 done:

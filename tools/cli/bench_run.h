@@ -13,23 +13,23 @@
 #include "tilegemm.h"
 
 typedef struct tg_check_outcome {
-  int done;             /* the check ran */
+  int done; /* the check ran */
   int pass;
-  double worst_ratio;   /* largest error / bound */
+  double worst_ratio; /* largest error / bound */
   int64_t failures, checked;
-  char note[96];        /* why it did not run, if it did not */
+  char note[96]; /* why it did not run, if it did not */
 } tg_check_outcome;
 
 typedef struct tg_bench_result {
-  char kernel[64];          /* kernel tilegemm chose */
-  double ms, tflops, gbps;  /* median */
+  char kernel[64];         /* kernel tilegemm chose */
+  double ms, tflops, gbps; /* median */
   tg_check_outcome check;
   int cublas_ran;
-  char cublas_note[160];    /* why cuBLAS did not run */
+  char cublas_note[160]; /* why cuBLAS did not run */
   double cublas_ms, cublas_tflops;
   tg_check_outcome cublas_check;
-  int sets;                 /* input sets rotated */
-  tg_floor floor;           /* docs/performance.md's floor of the request on this device */
+  int sets;       /* input sets rotated */
+  tg_floor floor; /* docs/performance.md's floor of the request on this device */
 } tg_bench_result;
 
 /* Runs the benchmark of *o on the handle's device. Returns 0, or -1 with a message in err

@@ -17,7 +17,8 @@ static const char k_help[] =
     "pick (lower is faster) or the reason it cannot serve.\n"
     "\n"
     "  problem options       those of `tilegemm bench` (--mnkl, --ab-dtype, --c-dtype, --a-major,\n"
-    "                        --alpha, --beta, --epilogue, --kernel, ...); see `tilegemm bench --help`\n"
+    "                        --alpha, --beta, --epilogue, --kernel, ...); see `tilegemm bench "
+    "--help`\n"
     "  --virtual SM,SMS      plan for compute capability SM (e.g. 90) with SMS SMs instead of the\n"
     "                        current GPU: no GPU needed, and no tuning cache\n"
     "\n"
@@ -38,7 +39,8 @@ int tg_cmd_explain(int argc, char **argv) {
     return TG_EXIT_OK;
   }
   const int virtual_device = own[0].seen;
-  if (virtual_device && (sscanf(own[0].value, "%d,%d%c", &sm, &sms, &tail) != 2 || sm < 10 || sms < 1)) {
+  if (virtual_device &&
+      (sscanf(own[0].value, "%d,%d%c", &sm, &sms, &tail) != 2 || sm < 10 || sms < 1)) {
     fprintf(stderr, "tilegemm explain: option --virtual: expected SM,SMS (e.g. 90,132)\n");
     return TG_EXIT_ERROR;
   }
@@ -51,7 +53,8 @@ int tg_cmd_explain(int argc, char **argv) {
   } else {
     const int rc = tg_cli_open_handle("explain", &h);
     if (rc) {
-      if (rc == TG_EXIT_NO_DEVICE) fprintf(stderr, "tilegemm explain: --virtual SM,SMS explains without a GPU\n");
+      if (rc == TG_EXIT_NO_DEVICE)
+        fprintf(stderr, "tilegemm explain: --virtual SM,SMS explains without a GPU\n");
       return rc;
     }
   }

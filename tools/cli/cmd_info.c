@@ -56,8 +56,8 @@ int tg_cmd_info(int argc, char **argv) {
   printf("compute         sm_%d%d\n", p.major, p.minor);
   printf("SMs             %d\n", p.multiProcessorCount);
   printf("SM clock        %d MHz (max)\n", attr(cudaDevAttrClockRate, dev) / 1000);
-  printf("memory clock    %d MHz (max), bus %d bits\n", attr(cudaDevAttrMemoryClockRate, dev) / 1000,
-         attr(cudaDevAttrGlobalMemoryBusWidth, dev));
+  printf("memory clock    %d MHz (max), bus %d bits\n",
+         attr(cudaDevAttrMemoryClockRate, dev) / 1000, attr(cudaDevAttrGlobalMemoryBusWidth, dev));
   printf("memory          %.1f GiB\n", (double)p.totalGlobalMem / (1 << 30));
   printf("L2 cache        %.1f MiB\n", attr(cudaDevAttrL2CacheSize, dev) / 1048576.0);
   printf("shared memory   %d KiB per block (opt-in)\n",

@@ -86,7 +86,8 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
     char opt[32];
     snprintf(opt, sizeof opt, "%.*s", (int)strcspn(argv[i], "="), argv[i]);
     int r;
-    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 || (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
+    if ((r = tg_cli_match("--help", 0, argc, argv, &i, &v)) != 0 ||
+        (r = tg_cli_match("-h", 0, argc, argv, &i, &v)) != 0) {
       if (r < 0) return fail(err, n, "option %s: takes no value", opt);
       *wants_help = 1;
     } else if ((r = tg_cli_match("--mnk", 1, argc, argv, &i, &v)) != 0) {
@@ -117,8 +118,8 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
       } else {
         const int iters = strcmp(opt, "--iterations") == 0;
         if (parse_count(v, iters ? 1 : 0, &x) != 0)
-          return fail(err, n, "option %s: expected an integer in [%d, %d], got '%s'", opt, iters ? 1 : 0,
-                      TG_LADDER_MAX_RUNS, v);
+          return fail(err, n, "option %s: expected an integer in [%d, %d], got '%s'", opt,
+                      iters ? 1 : 0, TG_LADDER_MAX_RUNS, v);
         if (iters) o->iterations = (int)x;
         else o->warmup = (int)x;
       }
@@ -171,12 +172,13 @@ int tg_ladder_select(tg_handle *h, const tg_gemm *g, int *idx, int max, int *ski
 typedef struct rung_result {
   tg_kernel_info info;
   tg_bench_result r;
-  int ok;          /* measured (no error) */
+  int ok; /* measured (no error) */
   char err[256];
 } rung_result;
 
 /* Verifies and times one rung: a checked run, then the timed one with cuBLAS alongside. */
-static void run_rung(tg_handle *h, const tg_ladder_options *lo, const tg_gemm *g, rung_result *out) {
+static void run_rung(tg_handle *h, const tg_ladder_options *lo, const tg_gemm *g,
+                     rung_result *out) {
   tg_bench_options o;
   memset(&o, 0, sizeof o);
   o.g = *g;
@@ -271,7 +273,8 @@ static void print_table(const tg_report_context *ctx, const tg_ladder_options *l
   }
   if (skipped > 0)
     printf("\n%d registered rung%s not shown: %s not take %s with this layout (tilegemm list)\n",
-           skipped, skipped == 1 ? "" : "s", skipped == 1 ? "it does" : "they do", tg_dtype_name(g->a_type));
+           skipped, skipped == 1 ? "" : "s", skipped == 1 ? "it does" : "they do",
+           tg_dtype_name(g->a_type));
 }
 
 int tg_cmd_ladder(int argc, char **argv) {
@@ -315,7 +318,9 @@ int tg_cmd_ladder(int argc, char **argv) {
     run_rung(h, &lo, &g, &res[i]);
     if (!res[i].ok) {
       ++errors;
-      if (lo.csv) fprintf(stderr, "tilegemm ladder: rung %d (%s): %s\n", res[i].info.rung, res[i].info.name, res[i].err);
+      if (lo.csv)
+        fprintf(stderr, "tilegemm ladder: rung %d (%s): %s\n", res[i].info.rung, res[i].info.name,
+                res[i].err);
       continue;
     }
     if (res[i].r.check.done && !res[i].r.check.pass) ++failed;

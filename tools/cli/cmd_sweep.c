@@ -65,10 +65,14 @@ static void progress_tail(const tg_bench_result *r) {
 }
 
 /* Runs of a shape: its own type, or every --dtype. */
-static int runs_of(const tg_sweep_cli *o, const tg_shape *s) { return s->has_type ? 1 : o->type_count; }
+static int runs_of(const tg_sweep_cli *o, const tg_shape *s) {
+  return s->has_type ? 1 : o->type_count;
+}
 
 /* Multiply-adds of a request. */
-static double macs(const tg_gemm *g) { return (double)g->m * (double)g->n * (double)g->k * (double)g->batch; }
+static double macs(const tg_gemm *g) {
+  return (double)g->m * (double)g->n * (double)g->k * (double)g->batch;
+}
 
 int tg_cmd_sweep(int argc, char **argv) {
   tg_sweep_cli o;
@@ -124,8 +128,8 @@ int tg_cmd_sweep(int argc, char **argv) {
         progress_tail(&r);
       }
     }
-    fprintf(stderr, "%d run%s, %d error%s, %d failed check%s\n", total, total == 1 ? "" : "s", errors,
-            errors == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
+    fprintf(stderr, "%d run%s, %d error%s, %d failed check%s\n", total, total == 1 ? "" : "s",
+            errors, errors == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
     rc = errors ? TG_EXIT_ERROR : failed ? TG_EXIT_CHECK_FAILED : TG_EXIT_OK;
   }
   if (out != stdout) fclose(out);

@@ -66,34 +66,40 @@ static void shape_text(char *buf, size_t n, const tg_gemm *g) {
   if (g->batch > 1)
     snprintf(buf, n, "%lldx%lldx%lldx%lld", (long long)g->m, (long long)g->n, (long long)g->k,
              (long long)g->batch);
-  else
-    snprintf(buf, n, "%lldx%lldx%lld", (long long)g->m, (long long)g->n, (long long)g->k);
+  else snprintf(buf, n, "%lldx%lldx%lld", (long long)g->m, (long long)g->n, (long long)g->k);
 }
 
 static void type_text(char *buf, size_t n, const tg_gemm *g) {
   if (g->compute == TG_COMPUTE_TF32) snprintf(buf, n, "tf32");
-  else if (g->a_type != g->b_type) snprintf(buf, n, "%s/%s", tg_dtype_name(g->a_type), tg_dtype_name(g->b_type));
+  else if (g->a_type != g->b_type)
+    snprintf(buf, n, "%s/%s", tg_dtype_name(g->a_type), tg_dtype_name(g->b_type));
   else snprintf(buf, n, "%s", tg_dtype_name(g->a_type));
 }
 
-static double tflops(double flops, double us) { return us > 0 ? flops / us * TFLOPS_PER_FLOP_PER_US : 0.0; }
+static double tflops(double flops, double us) {
+  return us > 0 ? flops / us * TFLOPS_PER_FLOP_PER_US : 0.0;
+}
 
 static void csv_header(FILE *f) {
-  fputs("date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,type,a_major,b_major,c_major,kernel,status,us,tflops,"
-        "estimate,heuristic,winner\n",
-        f);
+  fputs(
+      "date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,type,a_major,b_major,c_major,kernel,"
+      "status,us,tflops,"
+      "estimate,heuristic,winner\n",
+      f);
 }
 
 static void csv_rows(FILE *f, const tg_report_context *ctx, const tg_gemm *g, const tune_row *row,
                      const tg_tune_result *r) {
   for (int i = 0; i < r->candidate_count; ++i) {
     const tg_tune_candidate *c = &r->candidates[i];
-    fprintf(f, "%s,%s,%d,%d,%s,%lld,%lld,%lld,%lld,%s,%c,%c,%c,%s,%s,%.3f,%.3f,%.6g,%d,%d\n", ctx->date,
-            ctx->device, ctx->sm_clock_mhz, ctx->mem_clock_mhz, ctx->cuda, (long long)g->m, (long long)g->n, (long long)g->k,
-            (long long)g->batch, row->type, tg_major_letter('a', g->a_order),
-            tg_major_letter('b', g->b_order), tg_major_letter('c', g->c_order), c->kernel,
-            c->status == TG_OK ? "ok" : tg_status_string(c->status), c->us, tflops(row->flops, c->us),
-            c->estimate, strcmp(c->kernel, r->heuristic_kernel) == 0, c->kernel == r->kernel);
+    fprintf(f, "%s,%s,%d,%d,%s,%lld,%lld,%lld,%lld,%s,%c,%c,%c,%s,%s,%.3f,%.3f,%.6g,%d,%d\n",
+            ctx->date, ctx->device, ctx->sm_clock_mhz, ctx->mem_clock_mhz, ctx->cuda,
+            (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch, row->type,
+            tg_major_letter('a', g->a_order), tg_major_letter('b', g->b_order),
+            tg_major_letter('c', g->c_order), c->kernel,
+            c->status == TG_OK ? "ok" : tg_status_string(c->status), c->us,
+            tflops(row->flops, c->us), c->estimate, strcmp(c->kernel, r->heuristic_kernel) == 0,
+            c->kernel == r->kernel);
   }
   fflush(f);
 }
@@ -102,18 +108,19 @@ static void print_candidates(const tune_row *row, const tg_tune_result *r) {
   printf("    %-28s %10s %9s\n", "kernel", "ms", "TFLOP/s");
   for (int i = 0; i < r->candidate_count; ++i) {
     const tg_tune_candidate *c = &r->candidates[i];
-    const int winner = c->kernel == r->kernel, untuned = strcmp(c->kernel, r->heuristic_kernel) == 0;
+    const int winner = c->kernel == r->kernel,
+              untuned = strcmp(c->kernel, r->heuristic_kernel) == 0;
     if (c->status == TG_OK || c->status == TG_ERR_INTERNAL)
-      printf("    %-28s %10.4f %9.2f%s%s%s\n", c->kernel, c->us / US_PER_MS, tflops(row->flops, c->us),
-             c->status == TG_ERR_INTERNAL ? "  FAILED its check" : "", winner ? "  <- tuned" : "",
-             untuned ? "  <- untuned planner" : "");
+      printf("    %-28s %10.4f %9.2f%s%s%s\n", c->kernel, c->us / US_PER_MS,
+             tflops(row->flops, c->us), c->status == TG_ERR_INTERNAL ? "  FAILED its check" : "",
+             winner ? "  <- tuned" : "", untuned ? "  <- untuned planner" : "");
     else
       printf("    %-28s %10s %9s  %s%s\n", c->kernel, "-", "-", tg_status_string(c->status),
              untuned ? "  <- untuned planner" : "");
   }
   printf("  winner %s, verified (worst error/bound %.3g); %.2fx the untuned choice (%s)\n",
-         r->kernel, r->worst_ratio, r->us > 0 && r->heuristic_us > 0 ? r->heuristic_us / r->us : 0.0,
-         r->heuristic_kernel);
+         r->kernel, r->worst_ratio,
+         r->us > 0 && r->heuristic_us > 0 ? r->heuristic_us / r->us : 0.0, r->heuristic_kernel);
 }
 
 static void print_table(const tune_row *rows, int count) {
@@ -219,8 +226,8 @@ int tg_cmd_tune(int argc, char **argv) {
     topt.flush_l2 = o.flush_l2;
     if (csv) csv_header(csv);
     printf("device    %s (SM %d MHz, CUDA %s)\n", ctx.device, ctx.sm_clock_mhz, ctx.cuda);
-    printf("timing    median of %d after %d warm-up per candidate%s\n", topt.iterations, topt.warmup,
-           topt.flush_l2 ? ", L2 flushed before each run" : ", warm L2");
+    printf("timing    median of %d after %d warm-up per candidate%s\n", topt.iterations,
+           topt.warmup, topt.flush_l2 ? ", L2 flushed before each run" : ", warm L2");
     int failed = 0;
     for (int i = 0; i < o.shapes.count; ++i) {
       tg_gemm g;

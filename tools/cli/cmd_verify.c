@@ -15,8 +15,10 @@
 #define VERIFY_CPU_ORACLE_MAX_MACS (1LL << 27)
 
 static const char k_help[] =
-    "usage: tilegemm verify [problem options] [--pad-ld N] [--once] [--exact-extent] [--graph first|after]\n"
-    "                       [--batch-stride-a S] [--batch-stride-b S] [--batch-stride-c S] [--batch-stride-d S]\n"
+    "usage: tilegemm verify [problem options] [--pad-ld N] [--once] [--exact-extent] [--graph "
+    "first|after]\n"
+    "                       [--batch-stride-a S] [--batch-stride-b S] [--batch-stride-c S] "
+    "[--batch-stride-d S]\n"
     "                       [--offsets A,B,C,D,BIAS] [--in-place] [--planned]\n"
     "\n"
     "Runs one request through the whole check the GPU tests apply (docs/testing.md): fresh random\n"
@@ -49,8 +51,20 @@ static const char k_help[] =
 /* Integer D is always run twice, under two poisons (gpu_case.h), --once or not. */
 static int is_integer_d(const tg_gemm *g) { return g->d_type == TG_S8 || g->d_type == TG_S32; }
 
-enum { OWN_ONCE, OWN_PAD, OWN_EXTENT, OWN_GRAPH, OWN_STRIDE_A, OWN_STRIDE_B, OWN_STRIDE_C, OWN_STRIDE_D, OWN_OFFSETS,
-       OWN_IN_PLACE, OWN_PLANNED, OWN_COUNT };
+enum {
+  OWN_ONCE,
+  OWN_PAD,
+  OWN_EXTENT,
+  OWN_GRAPH,
+  OWN_STRIDE_A,
+  OWN_STRIDE_B,
+  OWN_STRIDE_C,
+  OWN_STRIDE_D,
+  OWN_OFFSETS,
+  OWN_IN_PLACE,
+  OWN_PLANNED,
+  OWN_COUNT
+};
 
 /* A --batch-stride-X value: a non-negative integer, or `broadcast` where allowed. */
 static int parse_stride(const char *v, int may_broadcast, int64_t *out) {
@@ -64,10 +78,12 @@ static int parse_stride(const char *v, int may_broadcast, int64_t *out) {
 
 int tg_cmd_verify(int argc, char **argv) {
   tg_cli_own_option own[OWN_COUNT] = {
-      {"--once", 0, 0, NULL},           {"--pad-ld", 1, 0, NULL},         {"--exact-extent", 0, 0, NULL},
-      {"--graph", 1, 0, NULL},          {"--batch-stride-a", 1, 0, NULL}, {"--batch-stride-b", 1, 0, NULL},
-      {"--batch-stride-c", 1, 0, NULL}, {"--batch-stride-d", 1, 0, NULL}, {"--offsets", 1, 0, NULL},
-      {"--in-place", 0, 0, NULL},       {"--planned", 0, 0, NULL}};
+      {"--once", 0, 0, NULL},           {"--pad-ld", 1, 0, NULL},
+      {"--exact-extent", 0, 0, NULL},   {"--graph", 1, 0, NULL},
+      {"--batch-stride-a", 1, 0, NULL}, {"--batch-stride-b", 1, 0, NULL},
+      {"--batch-stride-c", 1, 0, NULL}, {"--batch-stride-d", 1, 0, NULL},
+      {"--offsets", 1, 0, NULL},        {"--in-place", 0, 0, NULL},
+      {"--planned", 0, 0, NULL}};
   tg_bench_options o;
   char err[TG_CLI_ERROR_BYTES];
   int help = 0, pad = 0;
@@ -81,31 +97,37 @@ int tg_cmd_verify(int argc, char **argv) {
     return TG_EXIT_OK;
   }
   const int once = own[OWN_ONCE].seen;
-  if (own[OWN_PAD].seen && (sscanf(own[OWN_PAD].value, "%d%c", &pad, &tail) != 1 || pad < 0 || pad > 1024)) {
+  if (own[OWN_PAD].seen &&
+      (sscanf(own[OWN_PAD].value, "%d%c", &pad, &tail) != 1 || pad < 0 || pad > 1024)) {
     fprintf(stderr, "tilegemm verify: option --pad-ld: expected an integer in 0..1024\n");
     return TG_EXIT_ERROR;
   }
-  int64_t *strides[4] = {&o.g.batch_stride_a, &o.g.batch_stride_b, &o.g.batch_stride_c, &o.g.batch_stride_d};
+  int64_t *strides[4] = {&o.g.batch_stride_a, &o.g.batch_stride_b, &o.g.batch_stride_c,
+                         &o.g.batch_stride_d};
   for (int i = 0; i < 4; ++i) {
     const tg_cli_own_option *s = &own[OWN_STRIDE_A + i];
     if (s->seen && parse_stride(s->value, i < 3, strides[i]) != 0) {
-      fprintf(stderr, "tilegemm verify: option %s: expected a non-negative integer%s, got '%s'\n", s->name,
-              i < 3 ? " or broadcast" : "", s->value);
+      fprintf(stderr, "tilegemm verify: option %s: expected a non-negative integer%s, got '%s'\n",
+              s->name, i < 3 ? " or broadcast" : "", s->value);
       return TG_EXIT_ERROR;
     }
   }
   tg_case_options co;
   memset(&co, 0, sizeof co);
   int offset_count = 0;
-  if (own[OWN_OFFSETS].seen && tg_parse_int64_list(own[OWN_OFFSETS].value, co.offset, 5, 5, &offset_count) != 0) {
-    fprintf(stderr, "tilegemm verify: option --offsets: expected five non-negative integers A,B,C,D,BIAS\n");
+  if (own[OWN_OFFSETS].seen &&
+      tg_parse_int64_list(own[OWN_OFFSETS].value, co.offset, 5, 5, &offset_count) != 0) {
+    fprintf(
+        stderr,
+        "tilegemm verify: option --offsets: expected five non-negative integers A,B,C,D,BIAS\n");
     return TG_EXIT_ERROR;
   }
   if (own[OWN_GRAPH].seen) {
     if (strcmp(own[OWN_GRAPH].value, "first") == 0) co.graph = TG_CASE_GRAPH_FIRST;
     else if (strcmp(own[OWN_GRAPH].value, "after") == 0) co.graph = TG_CASE_GRAPH_AFTER;
     else {
-      fprintf(stderr, "tilegemm verify: option --graph: expected first or after, got '%s'\n", own[OWN_GRAPH].value);
+      fprintf(stderr, "tilegemm verify: option --graph: expected first or after, got '%s'\n",
+              own[OWN_GRAPH].value);
       return TG_EXIT_ERROR;
     }
   }
@@ -120,7 +142,8 @@ int tg_cmd_verify(int argc, char **argv) {
   co.pad_ld = pad;
   co.determinism = !once;
   co.allow_refusal = 1; /* NOT_SUPPORTED / MISALIGNED is an answer: REFUSED, exit 1 */
-  const double macs = (double)o.g.m * (double)o.g.n * (double)o.g.k * (double)(o.g.batch ? o.g.batch : 1);
+  const double macs =
+      (double)o.g.m * (double)o.g.n * (double)o.g.k * (double)(o.g.batch ? o.g.batch : 1);
   co.gpu_oracle = macs > (double)VERIFY_CPU_ORACLE_MAX_MACS;
   (void)tg_case_seed_base(); /* printed before the verdict */
   static char msg[4096];
@@ -130,9 +153,11 @@ int tg_cmd_verify(int argc, char **argv) {
   int code = TG_EXIT_OK;
   if (r == TG_CASE_PASS) {
     const int twice = co.determinism || is_integer_d(&o.g);
-    printf("PASS (kernel %s, %s oracle): worst error/bound %.3g; guards, padding and inputs untouched%s\n    %s\n",
-           tg_case_last_kernel(), co.gpu_oracle ? "GPU" : "CPU", tg_case_worst_ratio(),
-           twice ? "; two runs identical" : "", desc);
+    printf(
+        "PASS (kernel %s, %s oracle): worst error/bound %.3g; guards, padding and inputs "
+        "untouched%s\n    %s\n",
+        tg_case_last_kernel(), co.gpu_oracle ? "GPU" : "CPU", tg_case_worst_ratio(),
+        twice ? "; two runs identical" : "", desc);
   } else if (r == TG_CASE_REFUSED) {
     printf("REFUSED: %s\n", msg);
     code = TG_EXIT_ERROR;

@@ -15,8 +15,8 @@ int tg_cmd_info(int argc, char **argv);
 int tg_cmd_list(int argc, char **argv);
 int tg_cmd_bench(int argc, char **argv);
 int tg_cmd_ladder(int argc, char **argv);
-int tg_cmd_tune(int argc, char **argv);   /* cmd_tune.c; options in run_options.h */
-int tg_cmd_sweep(int argc, char **argv);  /* cmd_sweep.c; options in run_options.h */
+int tg_cmd_tune(int argc, char **argv);    /* cmd_tune.c; options in run_options.h */
+int tg_cmd_sweep(int argc, char **argv);   /* cmd_sweep.c; options in run_options.h */
 int tg_cmd_explain(int argc, char **argv); /* cmd_explain.c */
 int tg_cmd_verify(int argc, char **argv);  /* cmd_verify.c */
 
@@ -36,9 +36,9 @@ int tg_cli_open_handle(const char *cmd, struct tg_handle **h);
 /* Options of `tilegemm ladder`. iterations/warmup 0 = automatic (per rung, by its speed). */
 typedef struct tg_ladder_options {
   int64_t m, n, k;
-  tg_dtype dtype;     /* f32 (rungs on CUDA cores), f16 or bf16 (tensor-core rungs) */
-  int iterations;     /* timed runs per rung; 0 = auto */
-  int warmup;         /* untimed runs per rung; -1 = auto */
+  tg_dtype dtype; /* f32 (rungs on CUDA cores), f16 or bf16 (tensor-core rungs) */
+  int iterations; /* timed runs per rung; 0 = auto */
+  int warmup;     /* untimed runs per rung; -1 = auto */
   int csv;
   int cold_l2;
   uint64_t seed;

@@ -21,8 +21,8 @@ struct tg_cublas_runner {
   cublasLtMatrixLayout_t la, lb, lc, ld;
   cublasLtMatmulAlgo_t algo;
   void *workspace;
-  int swap;                 /* 1: cuBLAS's first operand is B (row-major D) */
-  int int_scale;            /* alpha/beta passed as int32 */
+  int swap;      /* 1: cuBLAS's first operand is B (row-major D) */
+  int int_scale; /* alpha/beta passed as int32 */
   float alpha_f, beta_f;
   int32_t alpha_i, beta_i;
   int has_bias;
@@ -43,10 +43,9 @@ static int dtype_to_cuda(tg_dtype t, cudaDataType_t *out) {
 
 /* Operand stored rows×cols with `order`; cuBLAS needs Q = P (want_transpose = 0) or P^T.
  * Column-major storage of P is P itself; row-major storage is P^T read column-major. */
-static cublasStatus_t make_operand(cudaDataType_t type, int64_t rows, int64_t cols,
-                                   tg_order order, int64_t ld, int64_t stride, int64_t batch,
-                                   int want_transpose, cublasOperation_t *op,
-                                   cublasLtMatrixLayout_t *layout) {
+static cublasStatus_t make_operand(cudaDataType_t type, int64_t rows, int64_t cols, tg_order order,
+                                   int64_t ld, int64_t stride, int64_t batch, int want_transpose,
+                                   cublasOperation_t *op, cublasLtMatrixLayout_t *layout) {
   int stored_is_p = order == TG_COL_MAJOR;
   int64_t r = stored_is_p ? rows : cols, c = stored_is_p ? cols : rows;
   *op = (stored_is_p == !want_transpose) ? CUBLAS_OP_N : CUBLAS_OP_T;
@@ -105,7 +104,7 @@ tg_cublas_runner *tg_cublas_create(const tg_gemm *g, char *why, size_t why_len) 
     snprintf(why, why_len, "cuBLASLt's bias runs along D's rows; tilegemm's along columns");
     goto fail;
   }
-  compute = g->compute == TG_COMPUTE_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32
+  compute = g->compute == TG_COMPUTE_TF32  ? CUBLAS_COMPUTE_32F_FAST_TF32
             : g->compute == TG_COMPUTE_S32 ? CUBLAS_COMPUTE_32I
                                            : CUBLAS_COMPUTE_32F;
   r->int_scale = g->compute == TG_COMPUTE_S32 && g->d_type == TG_S32;
@@ -134,27 +133,42 @@ tg_cublas_runner *tg_cublas_create(const tg_gemm *g, char *why, size_t why_len) 
     cublasOperation_t op_first, op_second;
     /* Column-major D = X·Y: X = A, Y = B; row-major D: X = B^T, Y = A^T. */
     if (!r->swap) {
-      TRY(make_operand(ta, g->m, g->k, g->a_order, lda, sa, g->batch, 0, &op_first, &r->la), "layout A");
-      TRY(make_operand(tb, g->k, g->n, g->b_order, ldb, sb, g->batch, 0, &op_second, &r->lb), "layout B");
+      TRY(make_operand(ta, g->m, g->k, g->a_order, lda, sa, g->batch, 0, &op_first, &r->la),
+          "layout A");
+      TRY(make_operand(tb, g->k, g->n, g->b_order, ldb, sb, g->batch, 0, &op_second, &r->lb),
+          "layout B");
     } else {
-      TRY(make_operand(tb, g->k, g->n, g->b_order, ldb, sb, g->batch, 1, &op_first, &r->la), "layout B");
-      TRY(make_operand(ta, g->m, g->k, g->a_order, lda, sa, g->batch, 1, &op_second, &r->lb), "layout A");
+      TRY(make_operand(tb, g->k, g->n, g->b_order, ldb, sb, g->batch, 1, &op_first, &r->la),
+          "layout B");
+      TRY(make_operand(ta, g->m, g->k, g->a_order, lda, sa, g->batch, 1, &op_second, &r->lb),
+          "layout A");
     }
     int64_t rows = r->swap ? g->n : g->m, cols = r->swap ? g->m : g->n;
     cublasOperation_t n_op;
-    TRY(make_operand(tc, rows, cols, TG_COL_MAJOR, ldc, sc, g->batch, 0, &n_op, &r->lc), "layout C");
-    TRY(make_operand(td, rows, cols, TG_COL_MAJOR, ldd, sd, g->batch, 0, &n_op, &r->ld), "layout D");
-    TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_first, sizeof op_first), "transa");
-    TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_second, sizeof op_second), "transb");
+    TRY(make_operand(tc, rows, cols, TG_COL_MAJOR, ldc, sc, g->batch, 0, &n_op, &r->lc),
+        "layout C");
+    TRY(make_operand(td, rows, cols, TG_COL_MAJOR, ldd, sd, g->batch, 0, &n_op, &r->ld),
+        "layout D");
+    TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_TRANSA, &op_first,
+                                       sizeof op_first),
+        "transa");
+    TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_TRANSB, &op_second,
+                                       sizeof op_second),
+        "transb");
   }
   if (g->epilogue != TG_EPI_NONE) {
     cublasLtEpilogue_t epi = epilogue_of(g->epilogue);
-    TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi), "epilogue");
+    TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi),
+        "epilogue");
     if (r->has_bias) {
       cudaDataType_t bt;
       dtype_to_cuda(g->bias_type, &bt);
-      TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt), "bias type");
-      TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &g->bias, sizeof g->bias), "bias");
+      TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt,
+                                         sizeof bt),
+          "bias type");
+      TRY(cublasLtMatmulDescSetAttribute(r->desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &g->bias,
+                                         sizeof g->bias),
+          "bias");
     }
   }
   if (cudaMalloc(&r->workspace, CUBLAS_WORKSPACE_BYTES) != cudaSuccess) {
@@ -167,7 +181,8 @@ tg_cublas_runner *tg_cublas_create(const tg_gemm *g, char *why, size_t why_len) 
     int found = 0;
     size_t ws = CUBLAS_WORKSPACE_BYTES;
     TRY(cublasLtMatmulPreferenceCreate(&pref), "preference");
-    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws);
+    cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws,
+                                         sizeof ws);
     cublasStatus_t st = cublasLtMatmulAlgoGetHeuristic(r->lt, r->desc, r->la, r->lb, r->lc, r->ld,
                                                        pref, 1, &result, &found);
     cublasLtMatmulPreferenceDestroy(pref);
@@ -189,9 +204,9 @@ int tg_cublas_run(tg_cublas_runner *r, const void *A, const void *B, const void 
   const void *alpha = r->int_scale ? (const void *)&r->alpha_i : (const void *)&r->alpha_f;
   const void *beta = r->int_scale ? (const void *)&r->beta_i : (const void *)&r->beta_f;
   const void *first = r->swap ? B : A, *second = r->swap ? A : B;
-  cublasStatus_t st = cublasLtMatmul(r->lt, r->desc, alpha, first, r->la, second, r->lb, beta,
-                                     C ? C : D, r->lc, D, r->ld, &r->algo, r->workspace,
-                                     CUBLAS_WORKSPACE_BYTES, stream);
+  cublasStatus_t st =
+      cublasLtMatmul(r->lt, r->desc, alpha, first, r->la, second, r->lb, beta, C ? C : D, r->lc, D,
+                     r->ld, &r->algo, r->workspace, CUBLAS_WORKSPACE_BYTES, stream);
   if (st != CUBLAS_STATUS_SUCCESS) {
     snprintf(why, why_len, "cublasLtMatmul: %s", cublasLtGetStatusString(st));
     return -1;

@@ -9,12 +9,12 @@
 /* Dense FLOPs (int8: ops) per clock and SM, from NVIDIA's datasheets divided by SMs × boost clock:
  * H100 SXM 989 TF bf16 = 132 × 1.83 GHz × 4096; A100 312 TF = 108 × 1.41 GHz × 2048. */
 typedef struct sm_rates {
-  int sm;                   /* major*10 + minor */
-  double tensor_16bit;      /* f16 / bf16 inputs */
+  int sm;              /* major*10 + minor */
+  double tensor_16bit; /* f16 / bf16 inputs */
   double tensor_tf32;
-  double tensor_fp8;        /* 0: none; fp8 inputs then run at the 16-bit rate at best */
+  double tensor_fp8; /* 0: none; fp8 inputs then run at the 16-bit rate at best */
   double tensor_int8;
-  double fp32;              /* fp32 inputs multiplied in full fp32: CUDA cores, FMA = 2 FLOPs */
+  double fp32; /* fp32 inputs multiplied in full fp32: CUDA cores, FMA = 2 FLOPs */
 } sm_rates;
 
 static const sm_rates k_rates[] = {

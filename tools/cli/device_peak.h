@@ -9,11 +9,11 @@
 #include "tilegemm.h"
 
 typedef struct tg_floor {
-  int known;           /* 0: no peak table for this architecture (the fields are 0) */
-  double ms;           /* the floor */
-  int memory_bound;    /* 1 when the bytes set it, 0 the FLOPs */
-  double peak_tflops;  /* dense peak for the request's inputs */
-  double peak_gbps;    /* DRAM bandwidth */
+  int known;          /* 0: no peak table for this architecture (the fields are 0) */
+  double ms;          /* the floor */
+  int memory_bound;   /* 1 when the bytes set it, 0 the FLOPs */
+  double peak_tflops; /* dense peak for the request's inputs */
+  double peak_gbps;   /* DRAM bandwidth */
 } tg_floor;
 
 /* The floor of *g on CUDA device dev (its SM count, rated clocks and bus width). */

@@ -39,7 +39,8 @@ int tg_operands_alloc(const tg_gemm *g, uint64_t seed, tg_operands *op, char *er
       (e = make(&op->b, sb, g->b_type, 1, base + SEED_B)) != cudaSuccess ||
       (g->beta != 0.0 && (e = make(&op->c, sc, g->c_type, 1, base + SEED_C)) != cudaSuccess) ||
       (e = make(&op->d, sd, g->d_type, 0, 0)) != cudaSuccess ||
-      (has_bias(g->epilogue) && (e = make(&op->bias, g->n, g->bias_type, 1, base + SEED_BIAS)) != cudaSuccess) ||
+      (has_bias(g->epilogue) &&
+       (e = make(&op->bias, g->n, g->bias_type, 1, base + SEED_BIAS)) != cudaSuccess) ||
       (e = cudaDeviceSynchronize()) != cudaSuccess) {
     snprintf(err, n, "allocating and filling the operands: %s", cudaGetErrorString(e));
     (void)cudaGetLastError();

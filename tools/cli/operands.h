@@ -11,7 +11,7 @@
 #include "tilegemm.h"
 
 typedef struct tg_operands {
-  void *a, *b, *c, *d, *bias;  /* c is NULL when beta == 0; bias when the epilogue has one */
+  void *a, *b, *c, *d, *bias; /* c is NULL when beta == 0; bias when the epilogue has one */
 } tg_operands;
 
 /* Allocates and fills A, B, C (beta != 0) and the bias of *g (data seeded by seed); D is

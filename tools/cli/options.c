@@ -24,7 +24,9 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
 }
 
 /* The --X-major letters of A, B and C/D: row-major, then column-major. */
-static const struct { char operand, row, col; } k_major_letters[] = {{'a', 'k', 'm'}, {'b', 'n', 'k'}, {'c', 'n', 'm'}};
+static const struct {
+  char operand, row, col;
+} k_major_letters[] = {{'a', 'k', 'm'}, {'b', 'n', 'k'}, {'c', 'n', 'm'}};
 
 char tg_major_letter(char operand, tg_order order) {
   for (size_t i = 0; i < sizeof k_major_letters / sizeof k_major_letters[0]; ++i)
@@ -42,13 +44,17 @@ int tg_parse_major(char operand, const char *s, tg_order *out) {
 }
 
 int tg_parse_dtype(const char *s, tg_dtype *out) {
-  static const struct { const char *name; tg_dtype t; } names[] = {
-      {"f32", TG_F32},     {"fp32", TG_F32},     {"float32", TG_F32},   {"f16", TG_F16},
-      {"fp16", TG_F16},    {"float16", TG_F16},  {"half", TG_F16},      {"bf16", TG_BF16},
-      {"bfloat16", TG_BF16}, {"e4m3", TG_E4M3},  {"float8_e4m3", TG_E4M3}, {"fp8_e4m3", TG_E4M3},
-      {"float8e4m3fn", TG_E4M3}, {"e5m2", TG_E5M2}, {"float8_e5m2", TG_E5M2},
-      {"fp8_e5m2", TG_E5M2}, {"float8e5m2", TG_E5M2}, {"s8", TG_S8}, {"int8", TG_S8},
-      {"s32", TG_S32},     {"int32", TG_S32},
+  static const struct {
+    const char *name;
+    tg_dtype t;
+  } names[] = {
+      {"f32", TG_F32},           {"fp32", TG_F32},         {"float32", TG_F32},
+      {"f16", TG_F16},           {"fp16", TG_F16},         {"float16", TG_F16},
+      {"half", TG_F16},          {"bf16", TG_BF16},        {"bfloat16", TG_BF16},
+      {"e4m3", TG_E4M3},         {"float8_e4m3", TG_E4M3}, {"fp8_e4m3", TG_E4M3},
+      {"float8e4m3fn", TG_E4M3}, {"e5m2", TG_E5M2},        {"float8_e5m2", TG_E5M2},
+      {"fp8_e5m2", TG_E5M2},     {"float8e5m2", TG_E5M2},  {"s8", TG_S8},
+      {"int8", TG_S8},           {"s32", TG_S32},          {"int32", TG_S32},
   };
   for (size_t i = 0; i < sizeof names / sizeof names[0]; ++i)
     if (strcasecmp(s, names[i].name) == 0) {
@@ -74,7 +80,10 @@ int tg_parse_epilogue(const char *s, tg_epilogue *out) {
 }
 
 const char *tg_compute_name(tg_compute c) {
-  return c == TG_COMPUTE_F32 ? "f32" : c == TG_COMPUTE_TF32 ? "tf32" : c == TG_COMPUTE_S32 ? "s32" : "?";
+  return c == TG_COMPUTE_F32    ? "f32"
+         : c == TG_COMPUTE_TF32 ? "tf32"
+         : c == TG_COMPUTE_S32  ? "s32"
+                                : "?";
 }
 
 static int parse_int64(const char *s, int64_t *out) {
@@ -153,8 +162,10 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
     snprintf(opt, sizeof opt, "%.*s", (int)strcspn(argv[i], "="), argv[i]);
     int r;
 #define OPT(name, takes) ((r = tg_cli_match(name, takes, argc, argv, &i, &v)) != 0)
-#define MISSING() if (r < 0) return fail(err, n, "option %s: missing value", opt)
-#define NO_VALUE() if (r < 0) return fail(err, n, "option %s: takes no value", opt)
+#define MISSING() \
+  if (r < 0) return fail(err, n, "option %s: missing value", opt)
+#define NO_VALUE() \
+  if (r < 0) return fail(err, n, "option %s: takes no value", opt)
     if (OPT("--help", 0) || OPT("-h", 0)) {
       NO_VALUE();
       *wants_help = 1;
@@ -163,7 +174,8 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
       int64_t x[4] = {0, 0, 0, 1};
       int cnt;
       if (tg_parse_int64_list(v, x, 3, 4, &cnt) != 0)
-        return fail(err, n, "option --mnkl: expected M,N,K[,L] (non-negative integers), got '%s'", v);
+        return fail(err, n, "option --mnkl: expected M,N,K[,L] (non-negative integers), got '%s'",
+                    v);
       o->g.m = x[0], o->g.n = x[1], o->g.k = x[2], o->g.batch = cnt == 4 ? x[3] : 1;
     } else if (OPT("--ab-dtype", 1) || OPT("--a-dtype", 1) || OPT("--b-dtype", 1)) {
       MISSING();
@@ -183,16 +195,20 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
       MISSING();
       if (strcasecmp(v, "f32") == 0 || strcasecmp(v, "float32") == 0) o->g.compute = TG_COMPUTE_F32;
       else if (strcasecmp(v, "tf32") == 0) o->g.compute = TG_COMPUTE_TF32;
-      else if (strcasecmp(v, "s32") == 0 || strcasecmp(v, "int32") == 0) o->g.compute = TG_COMPUTE_S32;
+      else if (strcasecmp(v, "s32") == 0 || strcasecmp(v, "int32") == 0)
+        o->g.compute = TG_COMPUTE_S32;
       else return fail(err, n, "option --acc-dtype: unknown value '%s' (f32 tf32 s32)", v);
       have_acc = 1;
     } else if (OPT("--a-major", 1) || OPT("--b-major", 1) || OPT("--c-major", 1)) {
       MISSING();
       const char operand = opt[2];
-      tg_order *order = operand == 'a' ? &o->g.a_order : operand == 'b' ? &o->g.b_order : &o->g.c_order;
+      tg_order *order = operand == 'a'   ? &o->g.a_order
+                        : operand == 'b' ? &o->g.b_order
+                                         : &o->g.c_order;
       if (tg_parse_major(operand, v, order) != 0)
-        return fail(err, n, "option %s: expected %c or %c, got '%s'", opt, tg_major_letter(operand, TG_ROW_MAJOR),
-                    tg_major_letter(operand, TG_COL_MAJOR), v);
+        return fail(err, n, "option %s: expected %c or %c, got '%s'", opt,
+                    tg_major_letter(operand, TG_ROW_MAJOR), tg_major_letter(operand, TG_COL_MAJOR),
+                    v);
     } else if (OPT("--lda", 1) || OPT("--ldb", 1) || OPT("--ldc", 1) || OPT("--ldd", 1)) {
       MISSING();
       int64_t x;
@@ -210,7 +226,9 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
     } else if (OPT("--epilogue", 1)) {
       MISSING();
       if (tg_parse_epilogue(v, &o->g.epilogue) != 0)
-        return fail(err, n, "option --epilogue: unknown value '%s' (none bias relu gelu bias-relu bias-gelu)", v);
+        return fail(
+            err, n,
+            "option --epilogue: unknown value '%s' (none bias relu gelu bias-relu bias-gelu)", v);
     } else if (OPT("--bias-dtype", 1)) {
       MISSING();
       if (tg_parse_dtype(v, &o->g.bias_type) != 0)
@@ -224,7 +242,8 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
       int64_t x;
       int64_t min = opt[2] == 'i' ? 1 : 0;
       if (parse_int64(v, &x) != 0 || x < min || (opt[2] != 's' && x > 1000000))
-        return fail(err, n, "option %s: expected an integer >= %lld, got '%s'", opt, (long long)min, v);
+        return fail(err, n, "option %s: expected an integer >= %lld, got '%s'", opt, (long long)min,
+                    v);
       if (opt[2] == 'w') o->warmup = (int)x;
       else if (opt[2] == 'i') o->iterations = (int)x;
       else o->seed = (uint64_t)x;
@@ -253,7 +272,10 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
   /* Defaults that follow from the inputs: integer inputs accumulate and write int32. */
   int int_inputs = o->g.a_type == TG_S8;
   if (!have_acc) o->g.compute = int_inputs ? TG_COMPUTE_S32 : TG_COMPUTE_F32;
-  if (!have_c) c_type = int_inputs ? TG_S32 : (o->g.a_type == TG_E4M3 || o->g.a_type == TG_E5M2 ? TG_BF16 : o->g.a_type);
+  if (!have_c)
+    c_type = int_inputs
+                 ? TG_S32
+                 : (o->g.a_type == TG_E4M3 || o->g.a_type == TG_E5M2 ? TG_BF16 : o->g.a_type);
   if (!have_d) d_type = c_type;
   o->g.c_type = c_type;
   o->g.d_type = d_type;
@@ -261,8 +283,8 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
   return 0;
 }
 
-int tg_parse_bench_plus(int argc, char **argv, tg_cli_own_option *own, int own_count, tg_bench_options *o,
-                        int *wants_help, char *err, size_t err_len) {
+int tg_parse_bench_plus(int argc, char **argv, tg_cli_own_option *own, int own_count,
+                        tg_bench_options *o, int *wants_help, char *err, size_t err_len) {
   char **rest = (char **)calloc((size_t)argc + 1, sizeof *rest);
   if (!rest) return fail(err, err_len, "out of host memory");
   int n = 0;

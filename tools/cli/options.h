@@ -15,15 +15,15 @@
 
 /* Options of `tilegemm bench` (and the problem part of `ladder`). */
 typedef struct tg_bench_options {
-  tg_gemm g;              /* the request; g.kernel points into argv or is NULL */
-  int warmup;             /* untimed runs before timing */
-  int iterations;         /* timed runs (median reported) */
-  int cold_l2;            /* rotate input sets larger than L2 between runs */
-  int skip_ref_check;     /* do not verify against the GPU oracle */
-  int vs_cublas;          /* also time cuBLASLt on the same buffers */
-  int csv;                /* print one CSV row (with header) instead of the table */
-  int exact;              /* small-integer data: the check then compares bitwise */
-  uint64_t seed;          /* data seed */
+  tg_gemm g;          /* the request; g.kernel points into argv or is NULL */
+  int warmup;         /* untimed runs before timing */
+  int iterations;     /* timed runs (median reported) */
+  int cold_l2;        /* rotate input sets larger than L2 between runs */
+  int skip_ref_check; /* do not verify against the GPU oracle */
+  int vs_cublas;      /* also time cuBLASLt on the same buffers */
+  int csv;            /* print one CSV row (with header) instead of the table */
+  int exact;          /* small-integer data: the check then compares bitwise */
+  uint64_t seed;      /* data seed */
 } tg_bench_options;
 
 /* Parses argv[first..argc) of `bench`. Returns 0, or -1 with a one-line message naming the
@@ -43,8 +43,8 @@ typedef struct tg_cli_own_option {
 
 /* tg_parse_bench of argv[2..argc) with the command's own options taken out first, as
  * "--name value" or "--name=value". Returns 0, or -1 with a one-line message in err. */
-int tg_parse_bench_plus(int argc, char **argv, tg_cli_own_option *own, int own_count, tg_bench_options *o,
-                        int *wants_help, char *err, size_t err_len);
+int tg_parse_bench_plus(int argc, char **argv, tg_cli_own_option *own, int own_count,
+                        tg_bench_options *o, int *wants_help, char *err, size_t err_len);
 
 /* Matches argv[*i] against option `name` as "--name" or "--name=value". For options with a
  * value, *val is set (from the '=' part or the next argument, advancing *i). Returns 1 on a

@@ -11,7 +11,8 @@ void tg_report_context_read(tg_report_context *c) {
   int dev = 0, rt = 0, drv = 0;
   struct cudaDeviceProp p;
   cudaGetDevice(&dev);
-  if (cudaGetDeviceProperties(&p, dev) == cudaSuccess) snprintf(c->device, sizeof c->device, "%s", p.name);
+  if (cudaGetDeviceProperties(&p, dev) == cudaSuccess)
+    snprintf(c->device, sizeof c->device, "%s", p.name);
   cudaDeviceGetAttribute(&c->sm_clock_mhz, cudaDevAttrClockRate, dev);
   cudaDeviceGetAttribute(&c->mem_clock_mhz, cudaDevAttrMemoryClockRate, dev);
   c->sm_clock_mhz /= 1000;
@@ -63,9 +64,11 @@ void tg_report_table(FILE *f, const tg_report_context *c, const tg_bench_options
   fprintf(f, "tilegemm  %10.4f ms  %8.2f TFLOP/s  %8.1f GB/s  kernel %s\n", r->ms, r->tflops,
           r->gbps, r->kernel);
   if (r->floor.known)
-    fprintf(f, "floor     %10.4f ms  %s-bound at rated clocks (%.0f TFLOP/s dense, %.0f GB/s): tilegemm at %.2fx it\n",
-            r->floor.ms, r->floor.memory_bound ? "memory" : "compute", r->floor.peak_tflops, r->floor.peak_gbps,
-            r->floor.ms > 0 ? r->ms / r->floor.ms : 0.0);
+    fprintf(f,
+            "floor     %10.4f ms  %s-bound at rated clocks (%.0f TFLOP/s dense, %.0f GB/s): "
+            "tilegemm at %.2fx it\n",
+            r->floor.ms, r->floor.memory_bound ? "memory" : "compute", r->floor.peak_tflops,
+            r->floor.peak_gbps, r->floor.ms > 0 ? r->ms / r->floor.ms : 0.0);
   if (o->vs_cublas) {
     if (r->cublas_ran) {
       fprintf(f, "cuBLASLt  %10.4f ms  %8.2f TFLOP/s\n", r->cublas_ms, r->cublas_tflops);
@@ -82,28 +85,30 @@ void tg_report_table(FILE *f, const tg_report_context *c, const tg_bench_options
 }
 
 void tg_report_csv_header(FILE *f) {
-  fputs("label,date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,a_type,b_type,c_type,"
-        "d_type,acc,a_major,b_major,c_major,alpha,beta,epilogue,kernel,ms,tflops,gbps,check,"
-        "worst_ratio,cublas_ms,cublas_tflops,ratio_vs_cublas,floor_ms,floor_bound\n",
-        f);
+  fputs(
+      "label,date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,a_type,b_type,c_type,"
+      "d_type,acc,a_major,b_major,c_major,alpha,beta,epilogue,kernel,ms,tflops,gbps,check,"
+      "worst_ratio,cublas_ms,cublas_tflops,ratio_vs_cublas,floor_ms,floor_bound\n",
+      f);
 }
 
 void tg_report_csv_row(FILE *f, const tg_report_context *c, const tg_bench_options *o,
                        const tg_bench_result *r, const char *label) {
   const tg_gemm *g = &o->g;
   const char *chk = !r->check.done ? "skipped" : r->check.pass ? "PASS" : "FAIL";
-  fprintf(f, "%s,%s,%s,%d,%d,%s,%lld,%lld,%lld,%lld,%s,%s,%s,%s,%s,%c,%c,%c,%g,%g,%s,%s,",
-          label, c->date, c->device, c->sm_clock_mhz, c->mem_clock_mhz, c->cuda,
-          (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
-          tg_dtype_name(g->a_type), tg_dtype_name(g->b_type), tg_dtype_name(g->c_type),
-          tg_dtype_name(g->d_type), tg_compute_name(g->compute), major_a(g), major_b(g),
-          major_c(g), g->alpha, g->beta, tg_epilogue_name(g->epilogue), r->kernel);
+  fprintf(f, "%s,%s,%s,%d,%d,%s,%lld,%lld,%lld,%lld,%s,%s,%s,%s,%s,%c,%c,%c,%g,%g,%s,%s,", label,
+          c->date, c->device, c->sm_clock_mhz, c->mem_clock_mhz, c->cuda, (long long)g->m,
+          (long long)g->n, (long long)g->k, (long long)g->batch, tg_dtype_name(g->a_type),
+          tg_dtype_name(g->b_type), tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
+          tg_compute_name(g->compute), major_a(g), major_b(g), major_c(g), g->alpha, g->beta,
+          tg_epilogue_name(g->epilogue), r->kernel);
   fprintf(f, "%.5f,%.3f,%.1f,%s,%.4g,", r->ms, r->tflops, r->gbps, chk,
           r->check.done ? r->check.worst_ratio : 0.0);
   if (r->cublas_ran)
-    fprintf(f, "%.5f,%.3f,%.4f,", r->cublas_ms, r->cublas_tflops, r->ms > 0 ? r->cublas_ms / r->ms : 0.0);
-  else
-    fputs(",,,", f);
-  if (r->floor.known) fprintf(f, "%.5f,%s\n", r->floor.ms, r->floor.memory_bound ? "memory" : "compute");
+    fprintf(f, "%.5f,%.3f,%.4f,", r->cublas_ms, r->cublas_tflops,
+            r->ms > 0 ? r->cublas_ms / r->ms : 0.0);
+  else fputs(",,,", f);
+  if (r->floor.known)
+    fprintf(f, "%.5f,%s\n", r->floor.ms, r->floor.memory_bound ? "memory" : "compute");
   else fputs(",\n", f);
 }

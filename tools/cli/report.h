@@ -12,9 +12,9 @@
 typedef struct tg_report_context {
   char device[256];
   int sm_clock_mhz, mem_clock_mhz;
-  char cuda[16];      /* runtime version */
+  char cuda[16]; /* runtime version */
   char driver[16];
-  char date[32];      /* UTC, ISO 8601 */
+  char date[32]; /* UTC, ISO 8601 */
 } tg_report_context;
 
 void tg_report_context_read(tg_report_context *c);

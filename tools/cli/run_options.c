@@ -19,16 +19,18 @@ typedef struct forwarded {
 } forwarded;
 
 static const forwarded k_tune_forwarded[] = {
-    {"--ab-dtype", 1}, {"--a-dtype", 1}, {"--b-dtype", 1},   {"--c-dtype", 1}, {"--d-dtype", 1},
-    {"--acc-dtype", 1}, {"--a-major", 1}, {"--b-major", 1},  {"--c-major", 1}, {"--lda", 1},
-    {"--ldb", 1},       {"--ldc", 1},     {"--ldd", 1},      {"--alpha", 1},   {"--beta", 1},
-    {"--epilogue", 1},  {"--bias-dtype", 1}, {"--warmup", 1}, {"--iterations", 1}, {"--seed", 1},
-    {NULL, 0}};
+    {"--ab-dtype", 1},   {"--a-dtype", 1},    {"--b-dtype", 1},
+    {"--c-dtype", 1},    {"--d-dtype", 1},    {"--acc-dtype", 1},
+    {"--a-major", 1},    {"--b-major", 1},    {"--c-major", 1},
+    {"--lda", 1},        {"--ldb", 1},        {"--ldc", 1},
+    {"--ldd", 1},        {"--alpha", 1},      {"--beta", 1},
+    {"--epilogue", 1},   {"--bias-dtype", 1}, {"--warmup", 1},
+    {"--iterations", 1}, {"--seed", 1},       {NULL, 0}};
 
 static const forwarded k_sweep_forwarded[] = {
-    {"--a-major", 1}, {"--b-major", 1},    {"--c-major", 1}, {"--alpha", 1}, {"--beta", 1},
-    {"--epilogue", 1}, {"--kernel", 1},    {"--warmup", 1},  {"--iterations", 1},
-    {"--seed", 1},    {"--cold-l2", 0},    {"--exact", 0},   {NULL, 0}};
+    {"--a-major", 1},  {"--b-major", 1}, {"--c-major", 1}, {"--alpha", 1},      {"--beta", 1},
+    {"--epilogue", 1}, {"--kernel", 1},  {"--warmup", 1},  {"--iterations", 1}, {"--seed", 1},
+    {"--cold-l2", 0},  {"--exact", 0},   {NULL, 0}};
 
 static int fail(char *err, size_t n, const char *fmt, ...) {
   va_list ap;
@@ -91,7 +93,8 @@ static int parse_shared(int argc, char **argv, int *i, const char *opt, tg_shape
   }
   if ((r = tg_cli_match("--mnkl", 1, argc, argv, i, &v)) != 0 ||
       (r = tg_cli_match("--shapes", 1, argc, argv, i, &v)) != 0) {
-    *rc = r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(shapes, opt, v, err, n);
+    *rc =
+        r < 0 ? fail(err, n, "option %s: missing value", opt) : add_shapes(shapes, opt, v, err, n);
     return 1;
   }
   return 0;
@@ -131,13 +134,15 @@ int tg_parse_tune(int argc, char **argv, int first, tg_tune_cli *o, int *wants_h
   if (rc == 0) rc = parse_forwarded(argv, fwd, nfwd, &o->base, err, n);
   free(fwd);
   if (rc == 0 && !*wants_help && o->shapes.count == 0)
-    rc = fail(err, n, "no shapes: give --mnkl M,N,K[,L] or --shapes FILE (see tilegemm tune --help)");
+    rc = fail(err, n,
+              "no shapes: give --mnkl M,N,K[,L] or --shapes FILE (see tilegemm tune --help)");
   return rc;
 }
 
 static int parse_types(tg_sweep_cli *o, const char *v, char *err, size_t n) {
   char buf[TG_CLI_ERROR_BYTES];
-  if (strlen(v) >= sizeof buf || !*v) return fail(err, n, "option --dtype: expected a list of types, got '%s'", v);
+  if (strlen(v) >= sizeof buf || !*v)
+    return fail(err, n, "option --dtype: expected a list of types, got '%s'", v);
   strcpy(buf, v);
   char *save = NULL;
   for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
@@ -150,8 +155,8 @@ static int parse_types(tg_sweep_cli *o, const char *v, char *err, size_t n) {
   return 0;
 }
 
-int tg_parse_sweep(int argc, char **argv, int first, tg_sweep_cli *o, int *wants_help,
-                   char *err, size_t n) {
+int tg_parse_sweep(int argc, char **argv, int first, tg_sweep_cli *o, int *wants_help, char *err,
+                   size_t n) {
   memset(o, 0, sizeof *o);
   o->check_max = TG_SWEEP_DEFAULT_CHECK_MAX;
   *wants_help = 0;
@@ -176,7 +181,8 @@ int tg_parse_sweep(int argc, char **argv, int first, tg_sweep_cli *o, int *wants
       const long long x = r < 0 ? 0 : strtoll(v, &end, 10);
       if (r < 0) rc = fail(err, n, "option --check-max: missing value");
       else if (errno || end == v || *end || x < 0 || x > CHECK_MAX_LIMIT)
-        rc = fail(err, n, "option --check-max: expected an integer in [0, %lld], got '%s'", CHECK_MAX_LIMIT, v);
+        rc = fail(err, n, "option --check-max: expected an integer in [0, %lld], got '%s'",
+                  CHECK_MAX_LIMIT, v);
       else o->check_max = x;
     } else if (!forward(k_sweep_forwarded, argc, argv, &i, fwd, &nfwd)) {
       rc = fail(err, n, "unknown option '%s' (see tilegemm sweep --help)", opt);
@@ -189,7 +195,8 @@ int tg_parse_sweep(int argc, char **argv, int first, tg_sweep_cli *o, int *wants
     o->type_count = 1;
   }
   if (rc == 0 && !*wants_help && o->shapes.count == 0)
-    rc = fail(err, n, "no shapes: give --shapes FILE or --mnkl M,N,K[,L] (see tilegemm sweep --help)");
+    rc = fail(err, n,
+              "no shapes: give --shapes FILE or --mnkl M,N,K[,L] (see tilegemm sweep --help)");
   return rc;
 }
 

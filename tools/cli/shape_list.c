@@ -110,18 +110,22 @@ static int parse_range(char *field, range *r) {
     return -1;
   if (parts[2][0] == 'x') {
     r->step = 0;
-    return parse_positive(parts[2] + 1, &r->factor) || r->factor < 2 || r->factor > FACTOR_MAX ? -1 : 0;
+    return parse_positive(parts[2] + 1, &r->factor) || r->factor < 2 || r->factor > FACTOR_MAX ? -1
+                                                                                               : 0;
   }
   return parse_positive(parts[2], &r->step);
 }
 
-static int64_t range_next(const range *r, int64_t v) { return r->step ? v + r->step : v * r->factor; }
+static int64_t range_next(const range *r, int64_t v) {
+  return r->step ? v + r->step : v * r->factor;
+}
 
 int tg_shape_list_add_mnkl(tg_shape_list *l, const char *spec, char *err, size_t n) {
   char buf[SPEC_BYTES];
   range f[FIELD_COUNT_MAX];
   int count = 0;
-  if (strlen(spec) >= sizeof buf) return fail(err, n, "value longer than %d characters", SPEC_BYTES - 1);
+  if (strlen(spec) >= sizeof buf)
+    return fail(err, n, "value longer than %d characters", SPEC_BYTES - 1);
   strcpy(buf, spec);
   for (char *c = buf, *tok = buf;; ++c) {
     if (*c != ',' && *c != '\0') continue;
@@ -183,7 +187,8 @@ int tg_shape_list_add_text(tg_shape_list *l, const char *text, const char *name,
   for (const char *p = text; *p;) {
     const size_t len = strcspn(p, "\n");
     ++number;
-    if (len >= sizeof line) return fail(err, n, "%s:%d: line longer than %d characters", name, number, LINE_BYTES - 1);
+    if (len >= sizeof line)
+      return fail(err, n, "%s:%d: line longer than %d characters", name, number, LINE_BYTES - 1);
     memcpy(line, p, len);
     line[len] = '\0';
     p += len + (p[len] == '\n');
@@ -196,8 +201,12 @@ int tg_shape_list_add_text(tg_shape_list *l, const char *text, const char *name,
     int empty = 0;
     if (parse_line(line, &s, &empty) != 0) {
       char *c = copy + strspn(copy, " \t");
-      for (size_t e = strlen(c); e > 0 && (c[e - 1] == ' ' || c[e - 1] == '\t' || c[e - 1] == '\r'); --e) c[e - 1] = '\0';
-      return fail(err, n, "%s:%d: expected 'M N K [L] [type]' (sizes >= 1; type f32 tf32 f16 bf16 e4m3 e5m2 s8), got '%s'",
+      for (size_t e = strlen(c); e > 0 && (c[e - 1] == ' ' || c[e - 1] == '\t' || c[e - 1] == '\r');
+           --e)
+        c[e - 1] = '\0';
+      return fail(err, n,
+                  "%s:%d: expected 'M N K [L] [type]' (sizes >= 1; type f32 tf32 f16 bf16 e4m3 "
+                  "e5m2 s8), got '%s'",
                   name, number, c);
     }
     if (empty) continue;
@@ -205,7 +214,8 @@ int tg_shape_list_add_text(tg_shape_list *l, const char *text, const char *name,
     const char *base = strrchr(name, '/');
     base = base ? base + 1 : name;
     snprintf(s.label, sizeof s.label, "%.*s", (int)strcspn(base, "."), base);
-    if (push(l, &s) != 0) return fail(err, n, "%s: more than %d shapes in all", name, TG_SHAPES_MAX);
+    if (push(l, &s) != 0)
+      return fail(err, n, "%s: more than %d shapes in all", name, TG_SHAPES_MAX);
   }
   return 0;
 }
@@ -223,7 +233,8 @@ int tg_shape_list_add_file(tg_shape_list *l, const char *path, char *err, size_t
   fclose(f);
   int rc;
   if (read_error) rc = fail(err, n, "cannot read '%s'", path);
-  else if (got > FILE_BYTES_MAX) rc = fail(err, n, "'%s' is larger than %d bytes", path, FILE_BYTES_MAX);
+  else if (got > FILE_BYTES_MAX)
+    rc = fail(err, n, "'%s' is larger than %d bytes", path, FILE_BYTES_MAX);
   else {
     text[got] = '\0';
     rc = tg_shape_list_add_text(l, text, path, err, n);

@@ -33,9 +33,9 @@ void tg_type_choice_apply(tg_type_choice t, tg_gemm *g);
 
 typedef struct tg_shape {
   int64_t m, n, k, batch;
-  int has_type;                      /* the line named a type: run only that one */
+  int has_type; /* the line named a type: run only that one */
   tg_type_choice type;
-  char label[TG_SHAPE_LABEL_BYTES];  /* where it came from: the file's stem, or "mnkl" */
+  char label[TG_SHAPE_LABEL_BYTES]; /* where it came from: the file's stem, or "mnkl" */
 } tg_shape;
 
 typedef struct tg_shape_list {

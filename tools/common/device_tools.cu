@@ -45,8 +45,8 @@ struct VerifyCounters {
   unsigned long long worst_bits, failures, nans, first_bad;
 };
 
-__global__ void verify_kernel(const void *d, const double *ref, const double *mag,
-                              VerifyLayout L, tg_tolerance tol, VerifyCounters *out) {
+__global__ void verify_kernel(const void *d, const double *ref, const double *mag, VerifyLayout L,
+                              tg_tolerance tol, VerifyCounters *out) {
   const int64_t total = L.batch * L.m * L.n;
   double worst = 0.0;
   for (int64_t idx = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; idx < total;
@@ -84,16 +84,15 @@ extern "C" cudaError_t tg_fill_random_device(void *p, int64_t count, tg_dtype t,
                                              int exact, cudaStream_t stream) {
   if (count <= 0) return cudaSuccess;
   if (t == TG_E4M3 || t == TG_E5M2)
-    fill_random_fp8_kernel<<<blocks_for(count), kThreads, 0, stream>>>((uint8_t *)p, count, t,
-                                                                        seed, exact);
-  else
-    fill_random_kernel<<<blocks_for(count), kThreads, 0, stream>>>(p, count, t, seed, exact);
+    fill_random_fp8_kernel<<<blocks_for(count), kThreads, 0, stream>>>((uint8_t *)p, count, t, seed,
+                                                                       exact);
+  else fill_random_kernel<<<blocks_for(count), kThreads, 0, stream>>>(p, count, t, seed, exact);
   return cudaGetLastError();
 }
 
 extern "C" cudaError_t tg_verify_device(const tg_gemm *g, const void *D, const double *ref,
-                                        const double *mag, tg_tolerance tol,
-                                        tg_verify_result *res, cudaStream_t stream) {
+                                        const double *mag, tg_tolerance tol, tg_verify_result *res,
+                                        cudaStream_t stream) {
   VerifyCounters init = {0ull, 0ull, 0ull, ~0ull}, host;
   VerifyCounters *dev = nullptr;
   memset(res, 0, sizeof *res);
@@ -104,10 +103,12 @@ extern "C" cudaError_t tg_verify_device(const tg_gemm *g, const void *D, const d
   if (total == 0) return cudaSuccess;
   cudaError_t e = cudaMalloc(&dev, sizeof *dev);
   if (e != cudaSuccess) return e;
-  if ((e = cudaMemcpyAsync(dev, &init, sizeof init, cudaMemcpyHostToDevice, stream)) == cudaSuccess) {
+  if ((e = cudaMemcpyAsync(dev, &init, sizeof init, cudaMemcpyHostToDevice, stream)) ==
+      cudaSuccess) {
     verify_kernel<<<blocks_for(total), kThreads, 0, stream>>>(D, ref, mag, L, tol, dev);
     if ((e = cudaGetLastError()) == cudaSuccess &&
-        (e = cudaMemcpyAsync(&host, dev, sizeof host, cudaMemcpyDeviceToHost, stream)) == cudaSuccess)
+        (e = cudaMemcpyAsync(&host, dev, sizeof host, cudaMemcpyDeviceToHost, stream)) ==
+            cudaSuccess)
       e = cudaStreamSynchronize(stream);
   }
   cudaFree(dev);
@@ -127,7 +128,8 @@ extern "C" void tg_verify_host(const tg_gemm *g, const void *D, const double *re
   res->checked = L.batch * L.m * L.n;
   for (int64_t idx = 0; idx < res->checked; ++idx) {
     const int64_t b = idx / (L.m * L.n), r = idx % (L.m * L.n), i = r / L.n, j = r % L.n;
-    const double v = tg_host_load(D, tg_element_offset(b, i, j, L.order, L.ldd, L.stride_d), L.type);
+    const double v =
+        tg_host_load(D, tg_element_offset(b, i, j, L.order, L.ldd, L.stride_d), L.type);
     const double ratio = tg_error_ratio(&tol, v, ref[idx], mag ? mag[idx] : 0.0);
     if (v != v) res->nans++;
     if (ratio > 1.0) {

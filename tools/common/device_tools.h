@@ -19,18 +19,17 @@ cudaError_t tg_fill_random_device(void *p, int64_t count, tg_dtype t, uint64_t s
                                   cudaStream_t stream);
 
 typedef struct tg_verify_result {
-  double worst_ratio;     /* largest error/bound over all elements */
-  int64_t checked;        /* elements compared */
-  int64_t failures;       /* elements with ratio > 1 (NaN included) */
-  int64_t nans;           /* NaN elements of D */
-  int64_t first_bad;      /* index (b*m*n + i*n + j) of the first failure, -1 if none */
+  double worst_ratio; /* largest error/bound over all elements */
+  int64_t checked;    /* elements compared */
+  int64_t failures;   /* elements with ratio > 1 (NaN included) */
+  int64_t nans;       /* NaN elements of D */
+  int64_t first_bad;  /* index (b*m*n + i*n + j) of the first failure, -1 if none */
 } tg_verify_result;
 
 /* Compares D, laid out as *g says (d_type, c_order, ldd, batch_stride_d), with the oracle's
  * packed row-major ref and mag. Synchronizes stream. */
-cudaError_t tg_verify_device(const tg_gemm *g, const void *D, const double *ref,
-                             const double *mag, tg_tolerance tol, tg_verify_result *out,
-                             cudaStream_t stream);
+cudaError_t tg_verify_device(const tg_gemm *g, const void *D, const double *ref, const double *mag,
+                             tg_tolerance tol, tg_verify_result *out, cudaStream_t stream);
 
 /* The same comparison on host copies (D as laid out by *g). */
 void tg_verify_host(const tg_gemm *g, const void *D, const double *ref, const double *mag,

@@ -15,7 +15,7 @@
 #include "random_values.h"
 #include "tolerance.h"
 
-#define GUARD_BYTES 256        /* keeps base pointers 256-byte aligned, as cudaMalloc's */
+#define GUARD_BYTES 256 /* keeps base pointers 256-byte aligned, as cudaMalloc's */
 #define GUARD_BYTE 0xC3
 #define D_PADDING_BYTE 0xA5
 #define POISON_BYTE 0xFF       /* NaN in every float format; -1 in s8 and s32 */
@@ -26,12 +26,12 @@
 enum { OP_A, OP_B, OP_C, OP_D, OP_BIAS, OP_COUNT };
 
 typedef struct image {
-  unsigned char *host;     /* original bytes: guard | offset | data | guard */
-  unsigned char *back;     /* bytes read back after the run */
+  unsigned char *host; /* original bytes: guard | offset | data | guard */
+  unsigned char *back; /* bytes read back after the run */
   unsigned char *dev;
   size_t bytes;
-  size_t data_at;          /* where the operand's element 0 sits */
-  size_t guard;            /* bytes of each guard band (0 in exact-extent mode) */
+  size_t data_at; /* where the operand's element 0 sits */
+  size_t guard;   /* bytes of each guard band (0 in exact-extent mode) */
   int used;
 } image;
 
@@ -58,7 +58,8 @@ unsigned long long tg_case_seed_base(void) {
       base = ((unsigned long long)now.tv_sec * 1000003ull) ^ (unsigned long long)now.tv_nsec;
     }
     chosen = 1;
-    printf("random inputs from seed base %llu (TILEGEMM_TEST_SEED=%llu repeats them)\n", base, base);
+    printf("random inputs from seed base %llu (TILEGEMM_TEST_SEED=%llu repeats them)\n", base,
+           base);
     fflush(stdout);
   }
   return base;
@@ -68,19 +69,20 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
   snprintf(buf, n,
            "m=%lld n=%lld k=%lld batch=%lld A=%s/%c lda=%lld B=%s/%c ldb=%lld C=%s D=%s/%c "
            "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
-           "bias=%s kernel=%s seed=%llu (base %llu) exact=%d offsets=%lld,%lld,%lld,%lld,%lld in-place=%d "
+           "bias=%s kernel=%s seed=%llu (base %llu) exact=%d offsets=%lld,%lld,%lld,%lld,%lld "
+           "in-place=%d "
            "exact-extent=%d graph=%d planned=%d",
            (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
            tg_dtype_name(g->a_type), g->a_order ? 'C' : 'R', (long long)g->lda,
            tg_dtype_name(g->b_type), g->b_order ? 'C' : 'R', (long long)g->ldb,
            tg_dtype_name(g->c_type), tg_dtype_name(g->d_type), g->c_order ? 'C' : 'R',
            (long long)g->ldc, (long long)g->ldd, (long long)g->batch_stride_a,
-           (long long)g->batch_stride_b, (long long)g->batch_stride_c,
-           (long long)g->batch_stride_d, (int)g->compute, g->alpha, g->beta,
-           tg_epilogue_name(g->epilogue), tg_dtype_name(g->bias_type),
-           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, tg_case_seed_base(), o->exact,
-           (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
-           (long long)o->offset[3], (long long)o->offset[4], o->c_is_d, o->exact_extent, o->graph, o->planned);
+           (long long)g->batch_stride_b, (long long)g->batch_stride_c, (long long)g->batch_stride_d,
+           (int)g->compute, g->alpha, g->beta, tg_epilogue_name(g->epilogue),
+           tg_dtype_name(g->bias_type), g->kernel ? g->kernel : "auto", (unsigned long long)o->seed,
+           tg_case_seed_base(), o->exact, (long long)o->offset[0], (long long)o->offset[1],
+           (long long)o->offset[2], (long long)o->offset[3], (long long)o->offset[4], o->c_is_d,
+           o->exact_extent, o->graph, o->planned);
 }
 
 /* A batch stride as `verify` spells it. */
@@ -95,21 +97,30 @@ void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_option
   const int64_t s[4] = {g->batch_stride_a, g->batch_stride_b, g->batch_stride_c, g->batch_stride_d};
   for (int i = 0; i < 4; ++i) stride_text(strides[i], sizeof strides[i], s[i]);
   snprintf(buf, n,
-           "TILEGEMM_TEST_SEED=%llu tilegemm verify --mnkl %lld,%lld,%lld,%lld --a-dtype %s --b-dtype %s "
-           "--c-dtype %s --d-dtype %s --acc-dtype %s --a-major %c --b-major %c --c-major %c --lda %lld --ldb %lld "
-           "--ldc %lld --ldd %lld --batch-stride-a %s --batch-stride-b %s --batch-stride-c %s --batch-stride-d %s "
-           "--alpha %.17g --beta %.17g --epilogue %s --bias-dtype %s --kernel %s --seed %llu --pad-ld %d "
+           "TILEGEMM_TEST_SEED=%llu tilegemm verify --mnkl %lld,%lld,%lld,%lld --a-dtype %s "
+           "--b-dtype %s "
+           "--c-dtype %s --d-dtype %s --acc-dtype %s --a-major %c --b-major %c --c-major %c --lda "
+           "%lld --ldb %lld "
+           "--ldc %lld --ldd %lld --batch-stride-a %s --batch-stride-b %s --batch-stride-c %s "
+           "--batch-stride-d %s "
+           "--alpha %.17g --beta %.17g --epilogue %s --bias-dtype %s --kernel %s --seed %llu "
+           "--pad-ld %d "
            "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s%s",
-           tg_case_seed_base(), (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
-           tg_dtype_name(g->a_type), tg_dtype_name(g->b_type), tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
-           (unsigned)g->compute < 3 ? computes[g->compute] : "?", g->a_order == TG_ROW_MAJOR ? 'k' : 'm',
-           g->b_order == TG_ROW_MAJOR ? 'n' : 'k', g->c_order == TG_ROW_MAJOR ? 'n' : 'm', (long long)g->lda,
-           (long long)g->ldb, (long long)g->ldc, (long long)g->ldd, strides[0], strides[1], strides[2], strides[3],
+           tg_case_seed_base(), (long long)g->m, (long long)g->n, (long long)g->k,
+           (long long)g->batch, tg_dtype_name(g->a_type), tg_dtype_name(g->b_type),
+           tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
+           (unsigned)g->compute < 3 ? computes[g->compute] : "?",
+           g->a_order == TG_ROW_MAJOR ? 'k' : 'm', g->b_order == TG_ROW_MAJOR ? 'n' : 'k',
+           g->c_order == TG_ROW_MAJOR ? 'n' : 'm', (long long)g->lda, (long long)g->ldb,
+           (long long)g->ldc, (long long)g->ldd, strides[0], strides[1], strides[2], strides[3],
            g->alpha, g->beta, tg_epilogue_name(g->epilogue), tg_dtype_name(g->bias_type),
-           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, o->pad_ld, (long long)o->offset[0],
-           (long long)o->offset[1], (long long)o->offset[2], (long long)o->offset[3], (long long)o->offset[4],
-           o->exact ? " --exact" : "", o->c_is_d ? " --in-place" : "", o->exact_extent ? " --exact-extent" : "",
-           o->graph == TG_CASE_GRAPH_FIRST ? " --graph first" : o->graph ? " --graph after" : "",
+           g->kernel ? g->kernel : "auto", (unsigned long long)o->seed, o->pad_ld,
+           (long long)o->offset[0], (long long)o->offset[1], (long long)o->offset[2],
+           (long long)o->offset[3], (long long)o->offset[4], o->exact ? " --exact" : "",
+           o->c_is_d ? " --in-place" : "", o->exact_extent ? " --exact-extent" : "",
+           o->graph == TG_CASE_GRAPH_FIRST ? " --graph first"
+           : o->graph                      ? " --graph after"
+                                           : "",
            o->determinism ? "" : " --once", o->planned ? " --planned" : "");
 }
 
@@ -136,15 +147,15 @@ static void fill_logical(image *im, tg_dtype t, int64_t rows, int64_t cols, tg_o
         int64_t off = tg_element_offset(b, i, j, order, ld, stride);
         int64_t logical = (b * rows + i) * cols + j;
         if (nan_values) /* C with beta == 0: NaN (floats) or huge (integers) that must not be read */
-          memset(base + off * (int64_t)tg_dtype_size(t), is_int(t) ? ROGUE_INT_BYTE : POISON_BYTE, tg_dtype_size(t));
-        else
-          tg_host_store(base, off, t, tg_random_value(seed, logical, t, exact));
+          memset(base + off * (int64_t)tg_dtype_size(t), is_int(t) ? ROGUE_INT_BYTE : POISON_BYTE,
+                 tg_dtype_size(t));
+        else tg_host_store(base, off, t, tg_random_value(seed, logical, t, exact));
       }
 }
 
 /* Sets every byte of each logical element of a D-shaped image to `byte`; padding keeps its own. */
-static void poison_elements(unsigned char *data, const tg_gemm *g, int64_t ld, int64_t stride, size_t es,
-                            unsigned char byte) {
+static void poison_elements(unsigned char *data, const tg_gemm *g, int64_t ld, int64_t stride,
+                            size_t es, unsigned char byte) {
   for (int64_t b = 0; b < g->batch; ++b)
     for (int64_t i = 0; i < g->m; ++i)
       for (int64_t j = 0; j < g->n; ++j)
@@ -186,8 +197,8 @@ static int download(image *im) {
 static int64_t first_difference(const unsigned char *x, const unsigned char *y, size_t n);
 
 /* The request through tg_matmul, or planned (tg_plan_create, tg_plan_run, tg_plan_destroy). */
-static tg_status call(tg_handle *h, const tg_gemm *g, int planned, const void *a, const void *b, const void *c,
-                      void *d, cudaStream_t stream) {
+static tg_status call(tg_handle *h, const tg_gemm *g, int planned, const void *a, const void *b,
+                      const void *c, void *d, cudaStream_t stream) {
   if (!planned) return tg_matmul(h, g, a, b, c, d, stream);
   tg_matmul_plan *plan = NULL;
   tg_status s = tg_plan_create(h, g, &plan);
@@ -206,8 +217,8 @@ static int restore(image *im) {
  * twice, each time into D restored to its original image; both replays' D must be the same,
  * and *out receives it (dimg->bytes). Returns 0; 1 when tg_matmul refused the request as not
  * supported or misaligned (the eager run then says so); -1 with the reason in why. */
-static int run_graph(tg_handle *h, const tg_gemm *g, int planned, const void *a, const void *b, const void *c,
-                     void *d, image *dimg, unsigned char *out, char *why, size_t n) {
+static int run_graph(tg_handle *h, const tg_gemm *g, int planned, const void *a, const void *b,
+                     const void *c, void *d, image *dimg, unsigned char *out, char *why, size_t n) {
   cudaStream_t stream = NULL;
   cudaGraph_t graph = NULL;
   cudaGraphExec_t exec = NULL;
@@ -228,11 +239,13 @@ static int run_graph(tg_handle *h, const tg_gemm *g, int planned, const void *a,
     goto done;
   }
   if (s != TG_OK) {
-    snprintf(why, n, "tg_matmul under capture returned %s: %s", tg_status_string(s), tg_last_error(h));
+    snprintf(why, n, "tg_matmul under capture returned %s: %s", tg_status_string(s),
+             tg_last_error(h));
     goto done;
   }
   if (ended != cudaSuccess || cudaGraphInstantiate(&exec, graph, 0) != cudaSuccess) {
-    snprintf(why, n, "graph: the capture of tg_matmul (%s) did not give a graph: %s", tg_last_kernel(h),
+    snprintf(why, n, "graph: the capture of tg_matmul (%s) did not give a graph: %s",
+             tg_last_kernel(h),
              cudaGetErrorString(ended != cudaSuccess ? ended : cudaGetLastError()));
     goto done;
   }
@@ -240,8 +253,10 @@ static int run_graph(tg_handle *h, const tg_gemm *g, int planned, const void *a,
     cudaError_t e = cudaSuccess;
     if (restore(dimg) != 0 || (e = cudaGraphLaunch(exec, stream)) != cudaSuccess ||
         (e = cudaStreamSynchronize(stream)) != cudaSuccess ||
-        cudaMemcpy(replay ? out : first, dimg->dev, dimg->bytes, cudaMemcpyDeviceToHost) != cudaSuccess) {
-      snprintf(why, n, "graph: replay %d of %s failed: %s", replay + 1, tg_last_kernel(h), cudaGetErrorString(e));
+        cudaMemcpy(replay ? out : first, dimg->dev, dimg->bytes, cudaMemcpyDeviceToHost) !=
+            cudaSuccess) {
+      snprintf(why, n, "graph: replay %d of %s failed: %s", replay + 1, tg_last_kernel(h),
+               cudaGetErrorString(e));
       goto done;
     }
   }
@@ -267,7 +282,8 @@ static int64_t first_difference(const unsigned char *x, const unsigned char *y, 
 }
 
 static void fill_ld(int64_t *ld, tg_order order, int64_t rows, int64_t cols, int pad) {
-  if (*ld == 0 && pad) *ld = (order == TG_ROW_MAJOR ? (cols > 1 ? cols : 1) : (rows > 1 ? rows : 1)) + pad;
+  if (*ld == 0 && pad)
+    *ld = (order == TG_ROW_MAJOR ? (cols > 1 ? cols : 1) : (rows > 1 ? rows : 1)) + pad;
 }
 
 /* 1 when environment variable `name` is "1". */
@@ -299,8 +315,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   } else {
     fill_ld(&g.ldc, g.c_order, g.m, g.n, o->pad_ld);
   }
-  const int has_bias = g.epilogue == TG_EPI_BIAS || g.epilogue == TG_EPI_BIAS_RELU ||
-                       g.epilogue == TG_EPI_BIAS_GELU;
+  const int has_bias =
+      g.epilogue == TG_EPI_BIAS || g.epilogue == TG_EPI_BIAS_RELU || g.epilogue == TG_EPI_BIAS_GELU;
   const int64_t lda = tg_resolved_ld(g.lda, g.a_order, g.m, g.k);
   const int64_t ldb = tg_resolved_ld(g.ldb, g.b_order, g.k, g.n);
   const int64_t ldc = tg_resolved_ld(g.ldc, g.c_order, g.m, g.n);
@@ -316,8 +332,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       tg_operand_span(g.m, g.k, g.a_order, lda, g.batch_stride_a, g.batch),
       tg_operand_span(g.k, g.n, g.b_order, ldb, g.batch_stride_b, g.batch),
       tg_operand_span(g.m, g.n, g.c_order, ldc, g.batch_stride_c, g.batch),
-      tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch),
-      has_bias ? g.n : 0};
+      tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch), has_bias ? g.n : 0};
   const uint64_t seed = (o->seed + (uint64_t)tg_case_seed_base() * 0x9E3779B97F4A7C15ull) * 7919u;
   const int c_unwritten = g.beta == 0.0 && !o->c_is_d && env_flag("TILEGEMM_TEST_UNWRITTEN_C");
   const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
@@ -336,12 +351,15 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   }
   fill_logical(&im[OP_A], g.a_type, g.m, g.k, g.a_order, lda, sa, g.batch, seed + 1, o->exact, 0);
   fill_logical(&im[OP_B], g.b_type, g.k, g.n, g.b_order, ldb, sb, g.batch, seed + 2, o->exact, 0);
-  if (has_bias) fill_logical(&im[OP_BIAS], g.bias_type, 1, g.n, TG_ROW_MAJOR, g.n, 0, 1, seed + 4, o->exact, 0);
+  if (has_bias)
+    fill_logical(&im[OP_BIAS], g.bias_type, 1, g.n, TG_ROW_MAJOR, g.n, 0, 1, seed + 4, o->exact, 0);
   if (o->c_is_d) {
     /* In place: D starts as C. */
-    fill_logical(&im[OP_D], g.d_type, g.m, g.n, g.c_order, ldd, sd, g.batch, seed + 3, o->exact, g.beta == 0.0);
+    fill_logical(&im[OP_D], g.d_type, g.m, g.n, g.c_order, ldd, sd, g.batch, seed + 3, o->exact,
+                 g.beta == 0.0);
   } else {
-    fill_logical(&im[OP_C], g.c_type, g.m, g.n, g.c_order, ldc, sc, g.batch, seed + 3, o->exact, g.beta == 0.0);
+    fill_logical(&im[OP_C], g.c_type, g.m, g.n, g.c_order, ldc, sc, g.batch, seed + 3, o->exact,
+                 g.beta == 0.0);
     /* Poison every element of D; padding keeps D_PADDING_BYTE. */
     poison_elements(im[OP_D].host + im[OP_D].data_at, &g, ldd, sd, es[OP_D], POISON_BYTE);
   }
@@ -371,7 +389,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   }
   if (o->graph == TG_CASE_GRAPH_FIRST) {
     char why[512] = "graph: restoring D failed";
-    const int rc = run_graph(h, &g, o->planned, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why);
+    const int rc =
+        run_graph(h, &g, o->planned, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why);
     if (rc < 0 || restore(&im[OP_D]) != 0) {
       out = fail(msg, n, &g, o, "%s", why);
       goto done;
@@ -390,7 +409,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       }
       memcpy(second, im[OP_D].host, im[OP_D].bytes);
       poison_elements(second + im[OP_D].data_at, &g, ldd, sd, es[OP_D], POISON_INT_SECOND);
-      const int ok = cudaMemcpy(im[OP_D].dev, second, im[OP_D].bytes, cudaMemcpyHostToDevice) == cudaSuccess;
+      const int ok =
+          cudaMemcpy(im[OP_D].dev, second, im[OP_D].bytes, cudaMemcpyHostToDevice) == cudaSuccess;
       free(second);
       if (!ok) {
         out = fail(msg, n, &g, o, "upload failed");
@@ -407,14 +427,16 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
         out = TG_CASE_REFUSED;
         snprintf(msg, n, "%s", tg_last_error(h));
       } else {
-        out = fail(msg, n, &g, o, "tg_matmul returned %s: %s", tg_status_string(s), tg_last_error(h));
+        out =
+            fail(msg, n, &g, o, "tg_matmul returned %s: %s", tg_status_string(s), tg_last_error(h));
       }
       goto done;
     }
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaGetLastError();
     if (e != cudaSuccess) {
-      out = fail(msg, n, &g, o, "CUDA error after tg_matmul (%s): %s", g_last_kernel, cudaGetErrorString(e));
+      out = fail(msg, n, &g, o, "CUDA error after tg_matmul (%s): %s", g_last_kernel,
+                 cudaGetErrorString(e));
       goto done;
     }
     if (download(&im[OP_D]) != 0) {
@@ -431,7 +453,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     unsigned char *eager = (unsigned char *)malloc(im[OP_D].bytes);
     int ok = eager != NULL;
     if (ok) memcpy(eager, im[OP_D].back, im[OP_D].bytes);
-    ok = ok && run_graph(h, &g, o->planned, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why, sizeof why) == 0; /* ran eagerly: no refusal */
+    ok = ok && run_graph(h, &g, o->planned, aptr, bptr, cptr, dptr, &im[OP_D], graph_d, why,
+                         sizeof why) == 0; /* ran eagerly: no refusal */
     if (eager) memcpy(im[OP_D].back, eager, im[OP_D].bytes);
     free(eager);
     if (!ok) {
@@ -442,7 +465,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   if (graph_d) {
     const int64_t at = first_difference(graph_d, im[OP_D].back, im[OP_D].bytes);
     if (at >= 0) {
-      out = fail(msg, n, &g, o, "the graph's D differs from the eager one at byte %lld from element 0 (kernel %s)",
+      out = fail(msg, n, &g, o,
+                 "the graph's D differs from the eager one at byte %lld from element 0 (kernel %s)",
                  (long long)at - (long long)im[OP_D].data_at, g_last_kernel);
       goto done;
     }
@@ -451,7 +475,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     const int64_t at = first_difference(first_d, im[OP_D].back, im[OP_D].bytes);
     if (at >= 0) {
       out = fail(msg, n, &g, o, "%s: two runs differ at byte %lld from element 0 (kernel %s)",
-                 int_d_poisoned ? "an element of D not written, or not deterministic" : "not deterministic",
+                 int_d_poisoned ? "an element of D not written, or not deterministic"
+                                : "not deterministic",
                  (long long)at - (long long)im[OP_D].data_at, g_last_kernel);
       goto done;
     }
@@ -465,8 +490,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     }
     int64_t at = first_difference(im[i].host, im[i].back, im[i].bytes);
     if (at >= 0) {
-      out = fail(msg, n, &g, o, "operand %c changed at byte %lld (kernel %s)", "ABCDb"[i], (long long)at,
-                 g_last_kernel);
+      out = fail(msg, n, &g, o, "operand %c changed at byte %lld (kernel %s)", "ABCDb"[i],
+                 (long long)at, g_last_kernel);
       goto done;
     }
   }
@@ -478,15 +503,19 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     for (int64_t b = 0; b < g.batch; ++b)
       for (int64_t i = 0; i < g.m; ++i)
         for (int64_t j = 0; j < g.n; ++j) {
-          size_t at = im[OP_D].data_at + (size_t)(tg_element_offset(b, i, j, g.c_order, ldd, sd) * (int64_t)es[OP_D]);
+          size_t at = im[OP_D].data_at +
+                      (size_t)(tg_element_offset(b, i, j, g.c_order, ldd, sd) * (int64_t)es[OP_D]);
           memcpy(expect + at, im[OP_D].back + at, es[OP_D]);
         }
     int64_t at = first_difference(expect, im[OP_D].back, im[OP_D].bytes);
     free(expect);
     if (at >= 0) {
       long long rel = (long long)at - (long long)im[OP_D].data_at;
-      out = fail(msg, n, &g, o, "D written outside its elements at byte %lld from element 0%s (kernel %s)",
-                 rel, ((size_t)at < im[OP_D].guard || (size_t)at >= im[OP_D].bytes - im[OP_D].guard) ? " (guard band)" : " (padding)",
+      out = fail(msg, n, &g, o,
+                 "D written outside its elements at byte %lld from element 0%s (kernel %s)", rel,
+                 ((size_t)at < im[OP_D].guard || (size_t)at >= im[OP_D].bytes - im[OP_D].guard)
+                     ? " (guard band)"
+                     : " (padding)",
                  g_last_kernel);
       goto done;
     }
@@ -497,7 +526,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     mag = (double *)malloc((size_t)(count ? count : 1) * sizeof *mag);
     if (o->gpu_oracle) {
       size_t bytes = (size_t)(count ? count : 1) * sizeof(double);
-      if (cudaMalloc((void **)&dref, bytes) != cudaSuccess || cudaMalloc((void **)&dmag, bytes) != cudaSuccess) {
+      if (cudaMalloc((void **)&dref, bytes) != cudaSuccess ||
+          cudaMalloc((void **)&dmag, bytes) != cudaSuccess) {
         out = fail(msg, n, &g, o, "oracle allocation failed");
         goto done;
       }
@@ -513,8 +543,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
         goto done;
       }
     } else {
-      const unsigned char *c_host = o->c_is_d ? im[OP_D].host + im[OP_D].data_at
-                                              : im[OP_C].host + im[OP_C].data_at;
+      const unsigned char *c_host =
+          o->c_is_d ? im[OP_D].host + im[OP_D].data_at : im[OP_C].host + im[OP_C].data_at;
       tg_cpu_reference(&g, im[OP_A].host + im[OP_A].data_at, im[OP_B].host + im[OP_B].data_at,
                        c_host, im[OP_BIAS].host + im[OP_BIAS].data_at, ref, mag);
     }
@@ -523,14 +553,16 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     tg_verify_host(&g, im[OP_D].back + im[OP_D].data_at, ref, mag, tol, &v);
     if (v.failures) {
       int64_t idx = v.first_bad, b = idx / (g.m * g.n), r = idx % (g.m * g.n);
-      double got = tg_host_load(im[OP_D].back + im[OP_D].data_at,
-                                tg_element_offset(b, r / g.n, r % g.n, g.c_order, ldd, sd), g.d_type);
-      out = fail(msg, n, &g, o,
-                 "%lld of %lld elements wrong (%lld NaN), first at batch %lld (%lld,%lld): got %.9g, "
-                 "expected %.9g (mag %.3g), worst error/bound %.3g (kernel %s)",
-                 (long long)v.failures, (long long)v.checked, (long long)v.nans, (long long)b,
-                 (long long)(r / g.n), (long long)(r % g.n), got, ref[idx], mag[idx], v.worst_ratio,
-                 g_last_kernel);
+      double got =
+          tg_host_load(im[OP_D].back + im[OP_D].data_at,
+                       tg_element_offset(b, r / g.n, r % g.n, g.c_order, ldd, sd), g.d_type);
+      out =
+          fail(msg, n, &g, o,
+               "%lld of %lld elements wrong (%lld NaN), first at batch %lld (%lld,%lld): got %.9g, "
+               "expected %.9g (mag %.3g), worst error/bound %.3g (kernel %s)",
+               (long long)v.failures, (long long)v.checked, (long long)v.nans, (long long)b,
+               (long long)(r / g.n), (long long)(r % g.n), got, ref[idx], mag[idx], v.worst_ratio,
+               g_last_kernel);
       goto done;
     }
     if (v.worst_ratio > g_worst_ratio) g_worst_ratio = v.worst_ratio;

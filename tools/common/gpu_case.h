@@ -29,17 +29,18 @@
 
 typedef struct tg_case_options {
   uint64_t seed;
-  int exact;              /* small-integer data, bitwise comparison */
-  int pad_ld;             /* where an ld is 0 (packed), use packed + pad_ld instead */
-  int64_t offset[5];      /* A, B, C, D and bias pointers moved by this many elements (alignment tests) */
-  int c_is_d;             /* C and D are the same buffer (in place) */
-  int determinism;        /* run twice; outputs must be bitwise identical */
-  int allow_refusal;      /* NOT_SUPPORTED / MISALIGNED is an accepted answer */
-  int gpu_oracle;         /* compare with tg_reference instead of the CPU oracle (large cases) */
-  int null_unread;        /* pass NULL for operands the contract says are not read */
-  int exact_extent;       /* operands allocated at exactly their extent, no guard bands */
-  int graph;              /* 0, or TG_CASE_GRAPH_AFTER / TG_CASE_GRAPH_FIRST: also run captured */
-  int planned;            /* run through tg_plan_create / tg_plan_run instead of tg_matmul */
+  int exact;  /* small-integer data, bitwise comparison */
+  int pad_ld; /* where an ld is 0 (packed), use packed + pad_ld instead */
+  int64_t
+      offset[5];   /* A, B, C, D and bias pointers moved by this many elements (alignment tests) */
+  int c_is_d;      /* C and D are the same buffer (in place) */
+  int determinism; /* run twice; outputs must be bitwise identical */
+  int allow_refusal; /* NOT_SUPPORTED / MISALIGNED is an accepted answer */
+  int gpu_oracle;    /* compare with tg_reference instead of the CPU oracle (large cases) */
+  int null_unread;   /* pass NULL for operands the contract says are not read */
+  int exact_extent;  /* operands allocated at exactly their extent, no guard bands */
+  int graph;         /* 0, or TG_CASE_GRAPH_AFTER / TG_CASE_GRAPH_FIRST: also run captured */
+  int planned;       /* run through tg_plan_create / tg_plan_run instead of tg_matmul */
 } tg_case_options;
 
 enum { TG_CASE_GRAPH_AFTER = 1, TG_CASE_GRAPH_FIRST = 2 };

@@ -10,8 +10,8 @@
 
 typedef struct float_format {
   int exp_bits, mant_bits;
-  int has_inf;        /* IEEE-like: all-ones exponent is Inf/NaN */
-  uint32_t nan_bits;  /* canonical NaN encoding (without sign) */
+  int has_inf;       /* IEEE-like: all-ones exponent is Inf/NaN */
+  uint32_t nan_bits; /* canonical NaN encoding (without sign) */
 } float_format;
 
 static const float_format k_f16 = {5, 10, 1, 0x7e00};
@@ -46,8 +46,8 @@ static double round_to(double v, const float_format *f) {
   if (isnan(v) || v == 0.0 || isinf(v)) return v;
   double a = fabs(v);
   int e;
-  frexp(a, &e);           /* a = frac * 2^e, frac in [0.5, 1) */
-  e -= 1;                 /* a in [2^e, 2^(e+1)) */
+  frexp(a, &e); /* a = frac * 2^e, frac in [0.5, 1) */
+  e -= 1;       /* a in [2^e, 2^(e+1)) */
   int emin = 1 - bias_of(f);
   if (e < emin) e = emin; /* subnormal spacing */
   double q = ldexp(1.0, e - f->mant_bits);
@@ -97,8 +97,10 @@ static double saturate_int(double v, double lo, double hi) {
 double tg_host_load(const void *base, int64_t off, tg_dtype t) {
   switch (t) {
     case TG_F32: return (double)((const float *)base)[off];
-    case TG_F16: case TG_BF16: return decode(((const uint16_t *)base)[off], small_format(t));
-    case TG_E4M3: case TG_E5M2: return decode(((const uint8_t *)base)[off], small_format(t));
+    case TG_F16:
+    case TG_BF16: return decode(((const uint16_t *)base)[off], small_format(t));
+    case TG_E4M3:
+    case TG_E5M2: return decode(((const uint8_t *)base)[off], small_format(t));
     case TG_S8: return (double)((const int8_t *)base)[off];
     case TG_S32: return (double)((const int32_t *)base)[off];
   }
@@ -108,10 +110,14 @@ double tg_host_load(const void *base, int64_t off, tg_dtype t) {
 void tg_host_store(void *base, int64_t off, tg_dtype t, double v) {
   switch (t) {
     case TG_F32: ((float *)base)[off] = (float)v; break;
-    case TG_F16: case TG_BF16: ((uint16_t *)base)[off] = (uint16_t)encode(v, small_format(t)); break;
-    case TG_E4M3: case TG_E5M2: ((uint8_t *)base)[off] = (uint8_t)encode(v, small_format(t)); break;
+    case TG_F16:
+    case TG_BF16: ((uint16_t *)base)[off] = (uint16_t)encode(v, small_format(t)); break;
+    case TG_E4M3:
+    case TG_E5M2: ((uint8_t *)base)[off] = (uint8_t)encode(v, small_format(t)); break;
     case TG_S8: ((int8_t *)base)[off] = (int8_t)saturate_int(v, -128.0, 127.0); break;
-    case TG_S32: ((int32_t *)base)[off] = (int32_t)saturate_int(v, -2147483648.0, 2147483647.0); break;
+    case TG_S32:
+      ((int32_t *)base)[off] = (int32_t)saturate_int(v, -2147483648.0, 2147483647.0);
+      break;
   }
 }
 

@@ -23,7 +23,6 @@ void tg_host_store(void *base, int64_t off, tg_dtype t, double v);
 /* v rounded to the nearest value representable in t (what a store then load gives). */
 double tg_host_round(double v, tg_dtype t);
 
-
 #ifdef __cplusplus
 }
 #endif

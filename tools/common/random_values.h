@@ -32,7 +32,8 @@ static inline TG_HD int64_t tg_random_int(uint64_t seed, int64_t i, int64_t r) {
 
 static inline TG_HD double tg_random_value(uint64_t seed, int64_t i, tg_dtype t, int exact) {
   int eight_bit = t == TG_E4M3 || t == TG_E5M2 || t == TG_S8;
-  if (exact) return (double)tg_random_int(seed, i, eight_bit ? TG_EXACT_RANGE_8BIT : TG_EXACT_RANGE);
+  if (exact)
+    return (double)tg_random_int(seed, i, eight_bit ? TG_EXACT_RANGE_8BIT : TG_EXACT_RANGE);
   if (t == TG_S8 || t == TG_S32) return (double)tg_random_int(seed, i, TG_RANDOM_S8_RANGE);
   uint64_t h = tg_mix64(seed * 0x100000001b3ull ^ tg_mix64((uint64_t)i));
   return (double)(h >> 11) * 0x1p-52 - 1.0; /* 53 random bits → [-1, 1) */

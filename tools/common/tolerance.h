@@ -30,11 +30,11 @@ extern "C" {
 #endif
 
 typedef struct tg_tolerance {
-  double rel;    /* multiplies mag */
-  double abs;    /* absolute floor (subnormal spacing of the output, 1 for integers) */
-  double u_out;  /* output unit roundoff */
-  double lo, hi; /* saturation range of integer outputs (±huge for floats) */
-  int exact;     /* d must be ref rounded to D's type (bitwise) */
+  double rel;                /* multiplies mag */
+  double abs;                /* absolute floor (subnormal spacing of the output, 1 for integers) */
+  double u_out;              /* output unit roundoff */
+  double lo, hi;             /* saturation range of integer outputs (±huge for floats) */
+  int exact;                 /* d must be ref rounded to D's type (bitwise) */
   int mant_bits, emin, emax; /* D's float format (mant_bits 0: an integer type) */
 } tg_tolerance;
 
@@ -54,7 +54,7 @@ static inline TG_HD double tg_format_spacing(double v, int mant_bits, int emin) 
 static inline TG_HD double tg_round_to_format(double v, int mant_bits, int emin, int emax) {
   if (v == 0.0 || v != v || v - v != 0.0) return v; /* zero, NaN, ±inf */
   const double spacing = tg_format_spacing(v, mant_bits, emin);
-  const double r = rint(v / spacing) * spacing;            /* exact scaling; rint ties to even */
+  const double r = rint(v / spacing) * spacing; /* exact scaling; rint ties to even */
   const double max_finite = ldexp(2.0 - ldexp(1.0, -mant_bits), emax);
   if (fabs(r) > max_finite) return v < 0.0 ? -INFINITY : INFINITY;
   return r;
