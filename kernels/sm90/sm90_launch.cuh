@@ -98,6 +98,17 @@ struct Sm90Maps {
   uint32_t stage_bytes; /* bytes each stage receives, every CTA's share of the cluster's boxes */
 };
 
+/* The map of an operand whose tile side runs along `outer` (m for A, n for B): K-major, boxes of
+ * a k-tile by `box_rows` lines; MN-major, 64×64 boxes along outer. */
+static inline tg_tma_desc sm90_operand_desc(bool kmajor, const void *ptr, tg_dtype type, int64_t k,
+                                            int64_t outer, int64_t ld, int64_t batch,
+                                            int64_t batch_stride, int box_rows) {
+  return kmajor ? tg_tma_desc_make(ptr, type, k, outer, ld, batch, batch_stride, TG_SM90_BOX,
+                                   box_rows, TG_SM90_ROW_BYTES)
+                : tg_tma_desc_make(ptr, type, outer, k, ld, batch, batch_stride, TG_SM90_BOX,
+                                   TG_SM90_BOX, TG_SM90_ROW_BYTES);
+}
+
 template <class Kernel>
 Sm90Maps sm90_kernel_maps(const tg_problem *p) {
   typedef typename Kernel::Config Cfg;
@@ -109,18 +120,10 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
    * whole tiles (their share of rows times the sharing is the tile's). */
   maps.stage_bytes =
       (uint32_t)(a_rows * Cfg::kClusterN + b_rows * Cfg::kClusterM) * TG_SM90_ROW_BYTES;
-  maps.desc[SM90_MAP_A] =
-      Cfg::kAKMajor
-          ? tg_tma_desc_make(p->a, p->a_type, p->k, p->m, p->lda, p->batch, p->batch_stride_a,
-                             TG_SM90_BOX, a_rows, TG_SM90_ROW_BYTES)
-          : tg_tma_desc_make(p->a, p->a_type, p->m, p->k, p->lda, p->batch, p->batch_stride_a,
-                             TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
-  maps.desc[SM90_MAP_B] =
-      Cfg::kBKMajor
-          ? tg_tma_desc_make(p->b, p->b_type, p->k, p->n, p->ldb, p->batch, p->batch_stride_b,
-                             TG_SM90_BOX, b_rows, TG_SM90_ROW_BYTES)
-          : tg_tma_desc_make(p->b, p->b_type, p->n, p->k, p->ldb, p->batch, p->batch_stride_b,
-                             TG_SM90_BOX, TG_SM90_BOX, TG_SM90_ROW_BYTES);
+  maps.desc[SM90_MAP_A] = sm90_operand_desc(Cfg::kAKMajor, p->a, p->a_type, p->k, p->m, p->lda,
+                                            p->batch, p->batch_stride_a, a_rows);
+  maps.desc[SM90_MAP_B] = sm90_operand_desc(Cfg::kBKMajor, p->b, p->b_type, p->k, p->n, p->ldb,
+                                            p->batch, p->batch_stride_b, b_rows);
   maps.used[SM90_MAP_A] = maps.used[SM90_MAP_B] = true;
   const int epilogue = sm90_epilogue_class(*p);
   if (epilogue != TG_SM90_EPI_GENERAL) {

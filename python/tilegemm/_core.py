@@ -405,6 +405,20 @@ def _torch_in_order(t, order):
     return t.contiguous() if order == L.ROW_MAJOR else t.mT.contiguous().mT
 
 
+def _as_matrix(x, d, name, keep, stream, need_data):
+    """(x's description, its (batch, rows, cols, order, ld) form, keep), a torch tensor whose
+    strides have no such form copied into a contiguous one (kept until the launch)."""
+    mx = matrix(d[2], d[3])
+    if mx is None:
+        if not isinstance(x, _PLAIN_TENSORS):
+            raise _shape_error(f"{name}'s strides have no (order, leading dimension) form; "
+                               "pass a contiguous array (or its transpose)")
+        d = describe(x.contiguous(), name, stream, need_data)
+        mx = matrix(d[2], d[3])
+        keep = (keep or []) + [d[0]]
+    return d, mx, keep
+
+
 # A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
 # data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
 # in, and what must outlive the launch (DLPack capsules, copies of operands).
@@ -426,22 +440,8 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
     nda, ndb = len(da[2]), len(db[2])
     if nda not in (2, 3) or ndb not in (2, 3):
         raise _shape_error(f"a and b must be 2-D or 3-D (a batch), not {nda}-D and {ndb}-D")
-    ma = matrix(da[2], da[3])
-    if ma is None:
-        if not isinstance(a, _PLAIN_TENSORS):
-            raise _shape_error("a's strides have no (order, leading dimension) form; pass a "
-                               "contiguous array (or its transpose)")
-        da = describe(a.contiguous(), "a", stream, need_data)
-        ma = matrix(da[2], da[3])
-        keep = (keep or []) + [da[0]]
-    mb = matrix(db[2], db[3])
-    if mb is None:
-        if not isinstance(b, _PLAIN_TENSORS):
-            raise _shape_error("b's strides have no (order, leading dimension) form; pass a "
-                               "contiguous array (or its transpose)")
-        db = describe(b.contiguous(), "b", stream, need_data)
-        mb = matrix(db[2], db[3])
-        keep = (keep or []) + [db[0]]
+    da, ma, keep = _as_matrix(a, da, "a", keep, stream, need_data)
+    db, mb, keep = _as_matrix(b, db, "b", keep, stream, need_data)
     ba, m, k = ma[0], ma[1], ma[2]
     bb, kb, n = mb[0], mb[1], mb[2]
     if k != kb:
