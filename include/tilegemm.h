@@ -89,6 +89,27 @@ typedef enum tg_epilogue {
   TG_EPI_BIAS_GELU  /**< gelu(v + bias[n]) */
 } tg_epilogue;
 
+/** How fp8 inputs are scaled (tg_gemm.scale_mode). Scales are fp32 in device memory, read when
+ *  the work runs (they may change between runs without a host synchronization). With scales,
+ *  element (i, j) of the product is sum_k sa(i, k) a(i, k) b(k, j) sb(k, j), where sa and sb are
+ *  the scales of op(A) and op(B) that cover that element; alpha, beta, bias and the activation
+ *  then apply as usual. Every batch of an operand has its own scales, stored one batch after the
+ *  other (packed), except that an operand of batch stride TG_BATCH_BROADCAST has one set for all.
+ *  Per batch (kb = k / TG_SCALE_BLOCK_K, KB = ceil(k / TG_SCALE_BLOCK_K)):
+ *    mode      scale_a (op(A) is m×k)               scale_b (op(B) is k×n)
+ *    TENSOR    1 float                              1 float
+ *    ROW_COL   m floats: sa(i, k) = scale_a[i]      n floats: sb(k, j) = scale_b[j]
+ *    BLOCK     KB×m: sa(i, k) = scale_a[kb·m + i]   ceil(n/128)×KB: sb(k, j) =
+ *              (one per 1×128 slice of a row)       scale_b[(j/128)·KB + kb] (per 128×128 block)
+ *  BLOCK is the recipe of DeepSeek-V3 (activations by 1×128 slices, weights by 128×128 blocks). */
+typedef enum tg_scale_mode {
+  TG_SCALE_NONE = 0, /**< no scales (scale_a, scale_b unused) */
+  TG_SCALE_TENSOR,   /**< one scale per matrix */
+  TG_SCALE_ROW_COL,  /**< one per row of op(A), one per column of op(B) */
+  TG_SCALE_BLOCK     /**< one per 1×128 slice of op(A), one per 128×128 block of op(B) */
+} tg_scale_mode;
+#define TG_SCALE_BLOCK_K 128 /**< k covered by one scale of TG_SCALE_BLOCK */
+
 /** Batch stride value meaning "every batch uses the same matrix" (A, B, C only; not D). */
 #define TG_BATCH_BROADCAST (-1)
 
@@ -101,6 +122,7 @@ typedef enum tg_epilogue {
  *   TF32    | F32, F32                          | F32, F16, BF16         | F32, F16, BF16
  *   F32     | F16, F16   or  BF16, BF16         | F32, F16, BF16         | F32, F16, BF16
  *   F32     | E4M3 or E5M2, in any pairing      | F32, F16, BF16         | F32, F16, BF16
+ * fp8 inputs may carry scales (scale_mode) and choose their accumulation (fp8_fast_accum).
  *   S32     | S8, S8                            | S32, S8 (saturating)   | F32, F16, BF16
  * For S32 compute the epilogue (alpha, beta, bias, activation) runs in fp32 on the exact int32
  * accumulator, then rounds to nearest even and saturates; with alpha = 1, beta = 0 and no
@@ -121,6 +143,15 @@ typedef struct tg_gemm {
   const void *bias; /**< device pointer to n elements of bias_type (epilogues with bias) */
   tg_dtype bias_type;
   const char *kernel; /**< NULL or "auto" = planner's choice; else a registered kernel name */
+  tg_scale_mode scale_mode; /**< fp8 inputs only; TG_SCALE_NONE otherwise (the default) */
+  /** Device pointers to the fp32 scales of op(A) and op(B), 4-byte aligned, laid out as
+   *  tg_scale_mode says; unused (may be NULL) when scale_mode is NONE or A and B are not read. */
+  const float *scale_a, *scale_b;
+  /** fp8 inputs only. 0 (default): the tensor cores' partial sums, which keep fewer bits than
+   *  fp32, are added into fp32 accumulators at least every 128 of k. 1: they accumulate over all
+   *  of k in the tensor cores' own format: faster, less accurate at long k. BLOCK scaling
+   *  promotes every 128 of k either way. */
+  int fp8_fast_accum;
 } tg_gemm;
 
 /** Fills *g with a packed, row-major, batch-1 request D = A·B of the given sizes:

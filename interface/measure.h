@@ -7,9 +7,11 @@
  *
  * The bound: |d - ref| <= rel · mag + abs, with mag = |alpha| Σ|a||b| + |beta||c| + |bias| from
  * the oracle, ref saturated to [lo, hi] first (the range of an integer D), and
- *   rel = 4 (2 u_in + K u_acc + u_out + u_epi) (× the largest slope of GELU, + its evaluation
- *         error, for GELU), u_out 0 for fp32 D, u_epi = 4 u_f32 only where alpha != 1, beta != 0
- *         or an epilogue runs;
+ *   rel = 4 (2 u_in + K u_acc + u_fp8 + u_out + u_epi) (× the largest slope of GELU, + its
+ *         evaluation error, for GELU), u_out 0 for fp32 D, u_epi = 4 u_f32 only where
+ *         alpha != 1, beta != 0 or an epilogue runs, u_fp8 (fp8 inputs) = min(K, 128) u_tc
+ *         (K u_tc with fast accumulation) + 3 u_f32 with scales, u_tc = 2^-13 the tensor cores'
+ *         accumulation of fp8 products;
  *   abs = the subnormal spacing of D's type (1 for integer D: rounding).
  */
 #ifndef TG_MEASURE_H
@@ -63,6 +65,13 @@ static inline double tg_unit_roundoff(tg_dtype t) {
 
 /* Unit roundoff of the inputs as tf32 rounds them. */
 #define TG_U_TF32 0x1p-11
+/* Unit roundoff of the tensor cores' own accumulation of fp8 products: they keep about 14
+ * significant bits and truncate. Promoted fp8 accumulation (tg_gemm.fp8_fast_accum 0) runs at
+ * most TG_FP8_PROMOTE_K of k in that format before adding into fp32. */
+#define TG_U_FP8_TENSOR_ACC 0x1p-13
+#define TG_FP8_PROMOTE_K 128
+/* Roundings fp8 scales add: sa·sb, and its product with the partial sum. */
+#define TG_BOUND_SCALE_ROUNDINGS 3.0
 /* Roundings an fp32 epilogue adds: alpha scale, beta·C, bias, activation. */
 #define TG_BOUND_EPILOGUE_ROUNDINGS 4.0
 /* Largest slope of the tanh-approximated GELU, and the fp32 tanhf error it may carry. */
@@ -87,9 +96,20 @@ static inline tg_bound tg_request_bound(const tg_gemm *g) {
   const double u_acc = g->compute == TG_COMPUTE_S32 ? 0.0 : u_f32;
   const int epilogue = g->alpha != 1.0 || g->beta != 0.0 || g->epilogue != TG_EPI_NONE;
   const double u_epi = epilogue ? TG_BOUND_EPILOGUE_ROUNDINGS * u_f32 : 0.0;
+  /* fp8: the tensor cores' format over runs of TG_FP8_PROMOTE_K (all of k in fast mode), fp32
+   * across them; the scales' roundings. */
+  const int fp8 = (g->a_type == TG_E4M3 || g->a_type == TG_E5M2) &&
+                  (g->b_type == TG_E4M3 || g->b_type == TG_E5M2);
+  const double fast_run = g->fp8_fast_accum && g->scale_mode != TG_SCALE_BLOCK
+                              ? (double)g->k
+                              : (g->k < TG_FP8_PROMOTE_K ? (double)g->k : TG_FP8_PROMOTE_K);
+  const double u_fp8 = fp8 ? fast_run * TG_U_FP8_TENSOR_ACC +
+                                 (g->scale_mode != TG_SCALE_NONE ? TG_BOUND_SCALE_ROUNDINGS * u_f32
+                                                                 : 0.0)
+                           : 0.0;
   b.u_out = tg_unit_roundoff(g->d_type);
-  b.rel = TG_BOUND_FACTOR *
-          (2.0 * u_in + (double)g->k * u_acc + (g->d_type == TG_F32 ? 0.0 : b.u_out) + u_epi);
+  b.rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + u_fp8 +
+                             (g->d_type == TG_F32 ? 0.0 : b.u_out) + u_epi);
   if (g->epilogue == TG_EPI_GELU || g->epilogue == TG_EPI_BIAS_GELU)
     b.rel = b.rel * TG_BOUND_GELU_MAX_SLOPE + TG_BOUND_GELU_EVAL_SLACK;
   b.lo = -HUGE_VAL;

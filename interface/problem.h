@@ -20,6 +20,12 @@
 extern "C" {
 #endif
 
+#ifdef __CUDACC__
+#define TG_PROBLEM_HD __host__ __device__
+#else
+#define TG_PROBLEM_HD
+#endif
+
 /** Input classes: the (a_type, b_type, compute) families a kernel may accept. */
 typedef enum tg_input_class {
   TG_IN_F32 = 0, /* f32 × f32, full fp32 math */
@@ -60,7 +66,39 @@ typedef struct tg_problem {
    * leaves them zero: nothing on the host changes between launches, and a launch captured into a
    * CUDA graph replays as it ran. NULL on virtual handles. */
   unsigned *sync_flags;
+  /* fp8 scales (tilegemm.h's tg_scale_mode), in the canonical frame: scale_a belongs to the
+   * canonical A (the user's B when transposed). Each operand's scales are either vectors along
+   * its outer dimension (one per row of A or column of B; BLOCK: one per 1×128 slice, KB×outer)
+   * or, in BLOCK mode, 128×128 blocks (ceil(outer/128)×KB): the user's B has the blocks, so the
+   * canonical A has them exactly when the request was transposed (scale_a_blocks). */
+  int scale_mode;
+  const float *scale_a, *scale_b;         /* NULL when scale_mode is NONE or k == 0 */
+  int64_t scale_stride_a, scale_stride_b; /* floats between batches' scales; 0 = shared */
+  int scale_a_blocks;                     /* BLOCK: canonical A has the 128×128 blocks */
+  int fast_accum;                         /* fp8: accumulate all of k in the tensor cores */
 } tg_problem;
+
+/* The fp32 scales of one batch of an operand of outer extent `outer` (m for A, n for B) and
+ * depth k under scale mode `mode`; `blocks`: BLOCK scales by 128×128 blocks, not 1×128 slices. */
+static inline TG_PROBLEM_HD int64_t tg_scale_floats(int mode, int blocks, int64_t outer,
+                                                    int64_t k) {
+  const int64_t kb = (k + TG_SCALE_BLOCK_K - 1) / TG_SCALE_BLOCK_K;
+  if (mode == TG_SCALE_TENSOR) return 1;
+  if (mode == TG_SCALE_ROW_COL) return outer;
+  if (mode == TG_SCALE_BLOCK)
+    return blocks ? (outer + TG_SCALE_BLOCK_K - 1) / TG_SCALE_BLOCK_K * kb : kb * outer;
+  return 0;
+}
+
+/* Index, within one batch's scales laid out as tg_scale_floats counts them, of the scale that
+ * covers the operand's element at outer index o and depth kk. */
+static inline TG_PROBLEM_HD int64_t tg_scale_index(int mode, int blocks, int64_t outer, int64_t k,
+                                                   int64_t o, int64_t kk) {
+  const int64_t kb = kk / TG_SCALE_BLOCK_K, kbs = (k + TG_SCALE_BLOCK_K - 1) / TG_SCALE_BLOCK_K;
+  if (mode == TG_SCALE_ROW_COL) return o;
+  if (mode == TG_SCALE_BLOCK) return blocks ? o / TG_SCALE_BLOCK_K * kbs + kb : kb * outer + o;
+  return 0;
+}
 
 /* Readiness flags per multiprocessor (a persistent kernel has at most one CTA per SM, with at
  * most this many flag owners each). */

@@ -12,6 +12,7 @@ static void key_of(const tg_problem *p, tg_problem *key) {
   key->workspace = NULL;
   key->workspace_bytes = 0;
   key->sync_flags = NULL;
+  key->scale_a = key->scale_b = NULL;
 }
 
 /* The remembered name of a forced kernel: "" for the automatic choice; 0 when too long. */

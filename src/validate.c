@@ -220,7 +220,17 @@ tg_status tg_validate_gemm(tg_handle *h, const char *fn, const tg_gemm *g, tg_la
       return BAD("batch_stride_d", "= %lld makes batches of D overlap (one D spans %lld elements)",
                  fn, (long long)L->d.batch_stride, (long long)one_d);
   }
-  return classify_inputs(h, fn, g, &L->input);
+  if ((s = classify_inputs(h, fn, g, &L->input)) != TG_OK) return s;
+  if ((unsigned)g->scale_mode > TG_SCALE_BLOCK)
+    return BAD("scale_mode", "= %d is not a tg_scale_mode", fn, (int)g->scale_mode);
+  if (g->scale_mode != TG_SCALE_NONE && L->input != TG_IN_FP8)
+    return BAD("scale_mode", "= %d: scales apply to e4m3/e5m2 inputs only", fn,
+               (int)g->scale_mode);
+  if (g->fp8_fast_accum != 0 && g->fp8_fast_accum != 1)
+    return BAD("fp8_fast_accum", "= %d is neither 0 nor 1", fn, g->fp8_fast_accum);
+  if (g->fp8_fast_accum && L->input != TG_IN_FP8)
+    return BAD("fp8_fast_accum", "= 1 applies to e4m3/e5m2 inputs only", fn);
+  return TG_OK;
 }
 
 static int ranges_overlap(const void *p, int64_t pn, const void *q, int64_t qn) {
@@ -239,6 +249,14 @@ tg_status tg_validate_pointers(tg_handle *h, const char *fn, const tg_gemm *g, c
   if (!D) return BAD("D", "is NULL", fn);
   if (tg_epilogue_has_bias(g->epilogue) && !g->bias)
     return BAD("bias", "is NULL but the epilogue adds a bias", fn);
+  if (reads_ab && g->scale_mode != TG_SCALE_NONE) {
+    if (!g->scale_a) return BAD("scale_a", "is NULL but scale_mode asks for scales", fn);
+    if (!g->scale_b) return BAD("scale_b", "is NULL but scale_mode asks for scales", fn);
+    if ((uintptr_t)g->scale_a % sizeof(float))
+      return BAD("scale_a", "is not 4-byte aligned (fp32 scales)", fn);
+    if ((uintptr_t)g->scale_b % sizeof(float))
+      return BAD("scale_b", "is not 4-byte aligned (fp32 scales)", fn);
+  }
   if (reads_c && C == D) {
     if (L->c.ld != L->d.ld || L->c.batch_stride != L->d.batch_stride || g->c_type != g->d_type)
       return BAD(

@@ -7,7 +7,7 @@
  * tile staged through shared memory as doubles (widened once when loaded), 16×16 threads each
  * owning a 4×4 strided block of outputs, so a tile costs 2 shared loads per 16 fp64 FMAs.
  * Products of the stored inputs are exact in fp64 (at most 2×24 significant bits), so only
- * the fp64 sums round. Element types are run-time values; the switch on them is uniform.
+ * the fp64 sums round (fp8 scales, applied to each element as it is staged, round once more). Element types are run-time values; the switch on them is uniform.
  */
 #include <cuda_runtime.h>
 
@@ -39,11 +39,22 @@ __device__ __forceinline__ int64_t offset_of(int64_t row, int64_t col, tg_order 
   return order == TG_ROW_MAJOR ? row * ld + col : col * ld + row;
 }
 
+/* The fp8 scale of an operand's element at outer index o and depth kk of batch bat (1 without
+ * scales), as problem.h lays the scales out. */
+__device__ __forceinline__ double thread_scale_of(const tg_problem &p, const float *scales,
+                                                  int64_t stride, int blocks, int64_t outer,
+                                                  int64_t bat, int64_t o, int64_t kk) {
+  if (p.scale_mode == TG_SCALE_NONE) return 1.0;
+  return (double)scales[bat * stride + tg_scale_index(p.scale_mode, blocks, outer, p.k, o, kk)];
+}
+
 /* Stages A[m0:m0+64, k0:k0+16] into as[kk][row] and B[k0:k0+16, n0:n0+64] into bs[kk][col],
- * zero outside the matrix. Consecutive threads walk the operand's contiguous dimension. */
+ * scaled (fp8 scales), zero outside the matrix. Consecutive threads walk the operand's
+ * contiguous dimension. */
 __device__ void block_stage_tiles(const tg_problem &p, const void *a, const void *b, int64_t m0,
                                   int64_t n0, int64_t k0, double (*as)[kTile], double (*bs)[kTile],
-                                  int64_t a_base, int64_t b_base) {
+                                  int64_t a_base, int64_t b_base, int64_t bat) {
+  const int b_blocks = p.scale_mode == TG_SCALE_BLOCK && !p.scale_a_blocks;
   const int tid = threadIdx.y * kThreadsPerSide + threadIdx.x;
   for (int r = 0; r < kLoadsPerThread; ++r) {
     const int e = tid + r * kThreads;
@@ -52,7 +63,9 @@ __device__ void block_stage_tiles(const tg_problem &p, const void *a, const void
     int kk = p.a_order == TG_ROW_MAJOR ? e % kTileK : e / kTile;
     int64_t gm = m0 + row, gk = k0 + kk;
     as[kk][row] = (gm < p.m && gk < p.k)
-                      ? thread_load_f64(a, a_base + offset_of(gm, gk, p.a_order, p.lda), p.a_type)
+                      ? thread_load_f64(a, a_base + offset_of(gm, gk, p.a_order, p.lda), p.a_type) *
+                            thread_scale_of(p, p.scale_a, p.scale_stride_a, p.scale_a_blocks, p.m,
+                                            bat, gm, gk)
                       : 0.0;
     /* B: n-contiguous when row-major. */
     int col = p.b_order == TG_ROW_MAJOR ? e % kTile : e / kTileK;
@@ -60,7 +73,9 @@ __device__ void block_stage_tiles(const tg_problem &p, const void *a, const void
     int64_t gn = n0 + col;
     gk = k0 + kk;
     bs[kk][col] = (gn < p.n && gk < p.k)
-                      ? thread_load_f64(b, b_base + offset_of(gk, gn, p.b_order, p.ldb), p.b_type)
+                      ? thread_load_f64(b, b_base + offset_of(gk, gn, p.b_order, p.ldb), p.b_type) *
+                            thread_scale_of(p, p.scale_b, p.scale_stride_b, b_blocks, p.n, bat, gn,
+                                            gk)
                       : 0.0;
   }
 }
@@ -82,7 +97,7 @@ __global__ void __launch_bounds__(kThreads) ref_gemm_kernel(const tg_problem p, 
       for (int64_t k0 = 0; k0 < p.k; k0 += kTileK) {
         /* Batch offsets enter through the element offset: base + bat*stride + (row, col). */
         block_stage_tiles(p, p.a, p.b, m0, n0, k0, as, bs, bat * p.batch_stride_a,
-                          bat * p.batch_stride_b);
+                          bat * p.batch_stride_b, bat);
         __syncthreads();
 #pragma unroll
         for (int kk = 0; kk < kTileK; ++kk) {

@@ -47,6 +47,10 @@ int main(void) {
   FIELD(tg_gemm, bias);
   FIELD(tg_gemm, bias_type);
   FIELD(tg_gemm, kernel);
+  FIELD(tg_gemm, scale_mode);
+  FIELD(tg_gemm, scale_a);
+  FIELD(tg_gemm, scale_b);
+  FIELD(tg_gemm, fp8_fast_accum);
 
   STRUCT(tg_kernel_info);
   FIELD(tg_kernel_info, name);
@@ -108,6 +112,11 @@ int main(void) {
   CONST(TG_EPI_BIAS_RELU);
   CONST(TG_EPI_BIAS_GELU);
   CONST(TG_BATCH_BROADCAST);
+  CONST(TG_SCALE_NONE);
+  CONST(TG_SCALE_TENSOR);
+  CONST(TG_SCALE_ROW_COL);
+  CONST(TG_SCALE_BLOCK);
+  CONST(TG_SCALE_BLOCK_K);
   CONST(TG_EXPLAIN_BYTES);
   CONST(TG_TUNE_MAX_CANDIDATES);
   CONST(TILEGEMM_VERSION_MAJOR);

@@ -32,6 +32,8 @@ ROW_MAJOR = 0
 COL_MAJOR = 1
 COMPUTE = {"f32": 0, "tf32": 1, "s32": 2}
 BATCH_BROADCAST = -1
+SCALE_MODES = {"none": 0, "tensor": 1, "rowcol": 2, "block": 3}
+SCALE_BLOCK_K = 128
 EXPLAIN_BYTES = 16384
 TUNE_MAX_CANDIDATES = 64
 
@@ -52,6 +54,9 @@ class Gemm(Structure):
         ("bias", c_void_p),
         ("bias_type", c_int),
         ("kernel", c_void_p),  # const char *: the address of a bytes object kept alive by the caller
+        ("scale_mode", c_int),
+        ("scale_a", c_void_p), ("scale_b", c_void_p),  # const float *: device pointers
+        ("fp8_fast_accum", c_int),
     ]
 
 

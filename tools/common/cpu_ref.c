@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "host_dtype.h"
+#include "problem.h"
 
 /* Mirrors the library's activation constants (kernels/common/activation.cuh). */
 #define GELU_SQRT_2_OVER_PI 0.7978845608028654
@@ -45,6 +46,23 @@ double tg_cpu_activate(tg_epilogue e, double v) {
 
 void tg_cpu_reference(const tg_gemm *g, const void *A, const void *B, const void *C,
                       const void *bias, double *ref, double *mag) {
+  tg_cpu_reference_scaled(g, A, B, C, bias, NULL, NULL, ref, mag);
+}
+
+/* The scale of an operand's element at outer index o, depth kk, batch b (problem.h's layout;
+ * a broadcast operand has one set of scales). */
+static double host_scale(const tg_gemm *g, const float *scales, int64_t stride, int blocks,
+                         int64_t outer, int64_t b, int64_t o, int64_t kk) {
+  if (g->scale_mode == TG_SCALE_NONE) return 1.0;
+  const int64_t per_batch = stride == TG_BATCH_BROADCAST
+                                ? 0
+                                : tg_scale_floats(g->scale_mode, blocks, outer, g->k);
+  return scales[b * per_batch + tg_scale_index(g->scale_mode, blocks, outer, g->k, o, kk)];
+}
+
+void tg_cpu_reference_scaled(const tg_gemm *g, const void *A, const void *B, const void *C,
+                             const void *bias, const float *scale_a, const float *scale_b,
+                             double *ref, double *mag) {
   const int64_t M = g->m, N = g->n, K = g->k;
   const int64_t lda = tg_resolved_ld(g->lda, g->a_order, M, K);
   const int64_t ldb = tg_resolved_ld(g->ldb, g->b_order, K, N);
@@ -60,8 +78,11 @@ void tg_cpu_reference(const tg_gemm *g, const void *A, const void *B, const void
       for (int64_t j = 0; j < N; ++j) {
         double sum = 0.0, abs_sum = 0.0;
         for (int64_t kk = 0; reads_ab && kk < K; ++kk) {
-          double a = tg_host_load(A, tg_element_offset(b, i, kk, g->a_order, lda, sa), g->a_type);
-          double x = tg_host_load(B, tg_element_offset(b, kk, j, g->b_order, ldb, sb), g->b_type);
+          double a = tg_host_load(A, tg_element_offset(b, i, kk, g->a_order, lda, sa), g->a_type) *
+                     host_scale(g, scale_a, g->batch_stride_a, 0, M, b, i, kk);
+          double x = tg_host_load(B, tg_element_offset(b, kk, j, g->b_order, ldb, sb), g->b_type) *
+                     host_scale(g, scale_b, g->batch_stride_b, g->scale_mode == TG_SCALE_BLOCK, N,
+                                b, j, kk);
           sum += a * x;
           abs_sum += fabs(a) * fabs(x);
         }

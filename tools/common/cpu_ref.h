@@ -34,6 +34,12 @@ int64_t tg_element_offset(int64_t b, int64_t row, int64_t col, tg_order order, i
 void tg_cpu_reference(const tg_gemm *g, const void *A, const void *B, const void *C,
                       const void *bias, double *ref, double *mag);
 
+/* The same with fp8 scales: host copies of g's scale_a and scale_b (as tg_scale_mode lays them
+ * out; NULL when g->scale_mode is NONE). tg_cpu_reference is this without scales. */
+void tg_cpu_reference_scaled(const tg_gemm *g, const void *A, const void *B, const void *C,
+                             const void *bias, const float *scale_a, const float *scale_b,
+                             double *ref, double *mag);
+
 /* The activation of an epilogue, in fp64. */
 double tg_cpu_activate(tg_epilogue e, double v);
 
