@@ -103,10 +103,10 @@ static inline tg_bound tg_request_bound(const tg_gemm *g) {
   const double fast_run = g->fp8_fast_accum && g->scale_mode != TG_SCALE_BLOCK
                               ? (double)g->k
                               : (g->k < TG_FP8_PROMOTE_K ? (double)g->k : TG_FP8_PROMOTE_K);
-  const double u_fp8 = fp8 ? fast_run * TG_U_FP8_TENSOR_ACC +
-                                 (g->scale_mode != TG_SCALE_NONE ? TG_BOUND_SCALE_ROUNDINGS * u_f32
-                                                                 : 0.0)
-                           : 0.0;
+  const double u_fp8 =
+      fp8 ? fast_run * TG_U_FP8_TENSOR_ACC +
+                (g->scale_mode != TG_SCALE_NONE ? TG_BOUND_SCALE_ROUNDINGS * u_f32 : 0.0)
+          : 0.0;
   b.u_out = tg_unit_roundoff(g->d_type);
   b.rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + u_fp8 +
                              (g->d_type == TG_F32 ? 0.0 : b.u_out) + u_epi);

@@ -23,7 +23,7 @@ if [ "${major:-0}" -lt 14 ]; then
   exit 2
 fi
 mapfile -t files < <(git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' |
-                     grep -v -x -F -e kernels/common/wgmma_shapes.cuh)
+                     grep -v -x -F -e kernels/common/wgmma_shapes.cuh -e kernels/common/wgmma_shapes_fp8.cuh)
 if [ "$mode" = --fix ]; then
   "$CF" -i --style=file "${files[@]}"
   exit 0

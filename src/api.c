@@ -410,8 +410,9 @@ tg_status tg_reference(tg_handle *h, const tg_gemm *g, const void *A, const void
   if (tg_epilogue_has_bias(g->epilogue) && !g->bias)
     return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter 'bias' is NULL", fn);
   if (reads_ab && g->scale_mode != TG_SCALE_NONE && (!g->scale_a || !g->scale_b))
-    return tg_fail(h, TG_ERR_INVALID_VALUE, "%s: parameter '%s' is NULL but scale_mode asks for scales",
-                   fn, g->scale_a ? "scale_b" : "scale_a");
+    return tg_fail(h, TG_ERR_INVALID_VALUE,
+                   "%s: parameter '%s' is NULL but scale_mode asks for scales", fn,
+                   g->scale_a ? "scale_b" : "scale_a");
   tg_problem p;
   tg_problem_build(&p, g, &L, A, B, C, NULL, h->sm, h->sm_count);
   if (h->device < 0)

@@ -78,13 +78,12 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
     p->scale_a_blocks = g->scale_mode == TG_SCALE_BLOCK && p->transposed;
     p->scale_a = p->transposed ? g->scale_b : g->scale_a;
     p->scale_b = p->transposed ? g->scale_a : g->scale_b;
-    p->scale_stride_a = p->batch_stride_a == 0
-                            ? 0
-                            : tg_scale_floats(p->scale_mode, p->scale_a_blocks, p->m, p->k);
-    p->scale_stride_b = p->batch_stride_b == 0
-                            ? 0
-                            : tg_scale_floats(p->scale_mode, p->scale_mode == TG_SCALE_BLOCK &&
-                                                                 !p->scale_a_blocks,
-                                              p->n, p->k);
+    p->scale_stride_a =
+        p->batch_stride_a == 0 ? 0 : tg_scale_floats(p->scale_mode, p->scale_a_blocks, p->m, p->k);
+    p->scale_stride_b =
+        p->batch_stride_b == 0
+            ? 0
+            : tg_scale_floats(p->scale_mode, p->scale_mode == TG_SCALE_BLOCK && !p->scale_a_blocks,
+                              p->n, p->k);
   }
 }

@@ -224,8 +224,7 @@ tg_status tg_validate_gemm(tg_handle *h, const char *fn, const tg_gemm *g, tg_la
   if ((unsigned)g->scale_mode > TG_SCALE_BLOCK)
     return BAD("scale_mode", "= %d is not a tg_scale_mode", fn, (int)g->scale_mode);
   if (g->scale_mode != TG_SCALE_NONE && L->input != TG_IN_FP8)
-    return BAD("scale_mode", "= %d: scales apply to e4m3/e5m2 inputs only", fn,
-               (int)g->scale_mode);
+    return BAD("scale_mode", "= %d: scales apply to e4m3/e5m2 inputs only", fn, (int)g->scale_mode);
   if (g->fp8_fast_accum != 0 && g->fp8_fast_accum != 1)
     return BAD("fp8_fast_accum", "= %d is neither 0 nor 1", fn, g->fp8_fast_accum);
   if (g->fp8_fast_accum && L->input != TG_IN_FP8)

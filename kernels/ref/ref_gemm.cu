@@ -72,11 +72,11 @@ __device__ void block_stage_tiles(const tg_problem &p, const void *a, const void
     kk = p.b_order == TG_ROW_MAJOR ? e / kTile : e % kTileK;
     int64_t gn = n0 + col;
     gk = k0 + kk;
-    bs[kk][col] = (gn < p.n && gk < p.k)
-                      ? thread_load_f64(b, b_base + offset_of(gk, gn, p.b_order, p.ldb), p.b_type) *
-                            thread_scale_of(p, p.scale_b, p.scale_stride_b, b_blocks, p.n, bat, gn,
-                                            gk)
-                      : 0.0;
+    bs[kk][col] =
+        (gn < p.n && gk < p.k)
+            ? thread_load_f64(b, b_base + offset_of(gk, gn, p.b_order, p.ldb), p.b_type) *
+                  thread_scale_of(p, p.scale_b, p.scale_stride_b, b_blocks, p.n, bat, gn, gk)
+            : 0.0;
   }
 }
 

@@ -16,21 +16,23 @@
 #include "sm90.h"
 #include "tma_desc.h"
 #include "wgmma_shapes.cuh"
+#include "wgmma_shapes_fp8.cuh"
 
 #define TG_WARP_THREADS 32    /* threads per warp */
 #define TG_SM90_CONSUMERS 2   /* consumer warpgroups */
 #define TG_SM90_WARPGROUP 128 /* threads per warpgroup */
 #define TG_SM90_WARPS_PER_GROUP (TG_SM90_WARPGROUP / TG_WARP_THREADS)
 #define TG_SM90_ROW_BYTES 128 /* a 128-byte swizzle row */
-#define TG_SM90_BOX 64        /* 64 16-bit elements fill a swizzle row */
+#define TG_SM90_BOX 64        /* 64 16-bit elements fill a swizzle row (an MN-major box side) */
 #define TG_SM90_BOX_BYTES (TG_SM90_BOX * TG_SM90_ROW_BYTES) /* an MN-major 64×64 box */
-#define TG_SM90_WGMMA_K 16                                  /* k per wgmma for 16-bit inputs */
 #define TG_SM90_WGMMA_M 64                                  /* rows per wgmma */
 #define TG_SM90_PRODUCER_REGS 40
 #define TG_SM90_CONSUMER_REGS 232
 /* Consumers holding more than TG_SM90_NARROW_ACC fp32 accumulators per thread (256×160 tiles:
  * 160) take 240 registers and leave the producer 24: the pool is the launch's 168 per thread. */
 #define TG_SM90_NARROW_ACC 128
+/* Most fp32 accumulators a promoting consumer thread holds, both sets together. */
+#define TG_SM90_PROMOTE_MAX_ACC 192
 #define TG_SM90_WIDE_PRODUCER_REGS 24
 #define TG_SM90_WIDE_CONSUMER_REGS 240
 #define TG_SM90_REGISTER_FILE 65536         /* 32-bit registers of an SM */
@@ -46,12 +48,28 @@
 
 /* ---- MMA atoms: one per input type --------------------------------------------------------- */
 
-/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. kInputType: A's and B's
- * element type, which is also the D type of the epilogue sets that serve "D of the inputs'
- * type"; kElementBytes: the bytes of one of them. */
-struct Sm90F16 {
-  static constexpr int kInputType = TG_F16;
+/* What every atom says of itself:
+ *   kLeanDType     the D type of the epilogue sets that serve "D of the inputs' type" (LEAN,
+ *                  BIAS, RESID, ACT: sm90_epilogue_sets.cuh): A's and B's type for 16-bit
+ *                  inputs, bf16 for fp8 ones
+ *   kElementBytes  the bytes of one input element; a stage holds a 128-byte row of them
+ *   kK             k per wgmma
+ *   kMNMajor       wgmma reads MN-major operands of this type
+ *   kPromotes      the consumers add each k-tile's wgmma sums into separate fp32 accumulators
+ *                  (fp8: the tensor cores keep fewer bits), scaling them on the way (BLOCK)
+ *   kScales        requests may carry fp8 scales (problem.h) */
+struct Sm90AtomDefaults {
+  static constexpr bool kMNMajor = true;
+  static constexpr bool kPromotes = false;
+  static constexpr bool kScales = false;
+};
+
+/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
+#define TG_SM90_WGMMA_K_16BIT 16
+struct Sm90F16 : Sm90AtomDefaults {
+  static constexpr int kLeanDType = TG_F16;
   static constexpr int kElementBytes = 2;
+  static constexpr int kK = TG_SM90_WGMMA_K_16BIT;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
@@ -64,9 +82,10 @@ struct Sm90F16 {
   }
 };
 
-struct Sm90BF16 {
-  static constexpr int kInputType = TG_BF16;
+struct Sm90BF16 : Sm90AtomDefaults {
+  static constexpr int kLeanDType = TG_BF16;
   static constexpr int kElementBytes = 2;
+  static constexpr int kK = TG_SM90_WGMMA_K_16BIT;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
@@ -76,6 +95,34 @@ struct Sm90BF16 {
     else if constexpr (N == 144) warpgroup_mma_m64n144k16_bf16<TA, TB>(d, da, db, accumulate);
     else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
     else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
+  }
+};
+
+/* fp8 wgmma of a 64×N×32 step, A of type AT and B of type BT (TG_E4M3 or TG_E5M2), K-major
+ * only. PROMOTE: the kernel adds every k-tile's sums into fp32 accumulators (kPromotes). */
+#define TG_SM90_WGMMA_K_FP8 32
+#define TG_SM90_FP8_MMA(n, TA_, ta, TB_, tb)                \
+  if constexpr (AT == TG_##TA_ && BT == TG_##TB_ && N == n) \
+    warpgroup_mma_m64n##n##k32_##ta##_##tb(d, da, db, accumulate);
+#define TG_SM90_FP8_MMA_N(n)                                                            \
+  TG_SM90_FP8_MMA(n, E4M3, e4m3, E4M3, e4m3)                                            \
+  TG_SM90_FP8_MMA(n, E4M3, e4m3, E5M2, e5m2) TG_SM90_FP8_MMA(n, E5M2, e5m2, E4M3, e4m3) \
+      TG_SM90_FP8_MMA(n, E5M2, e5m2, E5M2, e5m2)
+template <int AT, int BT, bool PROMOTE>
+struct Sm90F8 : Sm90AtomDefaults {
+  static constexpr int kLeanDType = TG_BF16;
+  static constexpr int kElementBytes = 1;
+  static constexpr int kK = TG_SM90_WGMMA_K_FP8;
+  static constexpr bool kMNMajor = false;
+  static constexpr bool kPromotes = PROMOTE;
+  static constexpr bool kScales = true;
+  static constexpr int kAType = AT, kBType = BT;
+  template <int N, int TA, int TB>
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    static_assert(TA == 0 && TB == 0, "fp8 wgmma reads K-major operands only");
+    static_assert(N == 64 || N == 128 || N == 192 || N == 256,
+                  "fp8 wgmma N must be 64, 128, 192 or 256 (the wrappers built)");
+    TG_SM90_FP8_MMA_N(64) TG_SM90_FP8_MMA_N(128) TG_SM90_FP8_MMA_N(192) TG_SM90_FP8_MMA_N(256)
   }
 };
 
@@ -149,7 +196,8 @@ template <class E, int BM, int BN, int STAGES, bool A_KMAJOR, bool B_KMAJOR, int
 struct Sm90Config {
   typedef E Atom;
   typedef SCHEDULE Schedule;
-  static constexpr int kInputType = E::kInputType;
+  static constexpr int kLeanDType = E::kLeanDType;
+  static constexpr bool kPromotes = E::kPromotes;
   static constexpr int kBM = BM, kBN = BN, kStages = STAGES, kClusterM = CLUSTER_M,
                        kClusterN = CLUSTER_N;
   static constexpr int kCluster = CLUSTER_M * CLUSTER_N;
@@ -160,7 +208,7 @@ struct Sm90Config {
   static constexpr int kWgRows = BM / SCHEDULE::kConsumersPerTile; /* rows per consumer */
   static constexpr int kRowBlocks = kWgRows / TG_SM90_WGMMA_M;     /* wgmma per k-step */
   static constexpr int kAcc = BN / 2;                              /* fp32 per thread per block */
-  static constexpr int kKSteps = kBK / TG_SM90_WGMMA_K;
+  static constexpr int kKSteps = kBK / E::kK;
   static constexpr bool kWideAcc = sm90_wide_acc(BM, BN, SCHEDULE::kId);
   typedef typename Sm90Count<kWideAcc>::type Count;
   /* Whether the kernel splits items between clusters (sm90_split decides it on the host alike):
@@ -194,15 +242,20 @@ struct Sm90Config {
   static constexpr int kSlotFloats = kRowBlocks * kAcc * TG_SM90_WARPGROUP;
   /* Descriptor steps per k-step: its k along a K-major row (bytes), its k rows of an MN-major box. */
   static constexpr uint32_t kAStep =
-      A_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
+      A_KMAJOR ? E::kK * E::kElementBytes : E::kK * TG_SM90_ROW_BYTES;
   static constexpr uint32_t kBStep =
-      B_KMAJOR ? TG_SM90_WGMMA_K * E::kElementBytes : TG_SM90_WGMMA_K * TG_SM90_ROW_BYTES;
+      B_KMAJOR ? E::kK * E::kElementBytes : E::kK * TG_SM90_ROW_BYTES;
 
   static_assert(BN == 64 || BN == 128 || BN == 144 || BN == 160 || BN == 192 || BN == 208 ||
                     BN == 256,
                 "wgmma N must be 64, 128, 144, 160, 192, 208 or 256 (the wrappers built)");
-  static_assert(kBK == TG_SM90_BOX,
-                "a stage holds 64 k of 16-bit inputs: one 128-byte swizzle row per operand row");
+  static_assert(kBK * E::kElementBytes == TG_SM90_ROW_BYTES && kBK % E::kK == 0,
+                "a stage holds one 128-byte swizzle row of k per operand row, whole wgmma steps");
+  static_assert(E::kMNMajor || (A_KMAJOR && B_KMAJOR), "this input type is read K-major only");
+  static_assert(!E::kPromotes || SCHEDULE::kId == TG_SM90_COOPERATIVE,
+                "promoting consumers follow the producer's work list (cooperative only)");
+  static_assert(!E::kPromotes || 2 * kRowBlocks * kAcc <= TG_SM90_PROMOTE_MAX_ACC,
+                "promoting consumers hold two sets of accumulators: they must fit the registers");
   static_assert(kWgRows % TG_SM90_WGMMA_M == 0, "each consumer owns whole 64-row wgmma blocks");
   static_assert(kWideAcc == (kRowBlocks * kAcc > TG_SM90_NARROW_ACC),
                 "sm90_wide_acc counts this kernel's accumulators");

@@ -8,14 +8,18 @@
  *     the compiled kernels agree (tests/unit/test_sm90_rows.c).
  * Valid C and CUDA C++.
  *
- * A row, X(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS, EFFICIENCY, RUNG):
+ * A row, X(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS, INPUTS, EFFICIENCY, RUNG):
  *   fn          the suffix of its entry points (tg_sm90_launch_<fn>, ...)
  *   name        what tg_gemm.kernel names, and `tilegemm list` shows with the summary
  *   BM, BN      the tile of the CTA (cooperative) or of one consumer warpgroup (pingpong)
- *   STAGES      operand stages in shared memory (k-tiles of 64 in flight)
+ *   STAGES      operand stages in shared memory (k-tiles of a 128-byte row in flight: 64 of
+ *               16-bit inputs, 128 of fp8)
  *   CM, CN      CTAs of a cluster along m (sharing B by multicast) or along n (sharing A)
  *   SCHEDULE    COOPERATIVE or PINGPONG (sm90.h)
  *   ORDERS      ANY_ORDER (K-major and MN-major operands read natively) or K_MAJOR_ONLY
+ *   INPUTS      SIXTEEN_BIT (f16, bf16), FP8 (every e4m3/e5m2 pairing, sums promoted into fp32
+ *               every k-tile) or FP8_FAST (the same, summed in the tensor cores: requests with
+ *               fp8_fast_accum only)
  *   EFFICIENCY  the planner's throughput of a full wave against the family's best row, percent
  *   RUNG        its step in the teaching ladder (`tilegemm ladder`), 0 if none
  * The registry lists the rows in this order; the planner breaks cost ties by it.
@@ -26,49 +30,70 @@
 /* ORDERS: every operand order, or K-major A (row-major) and B (column-major) only. */
 #define TG_SM90_ANY_ORDER 1
 #define TG_SM90_K_MAJOR_ONLY 0
+/* INPUTS: the input types and accumulation a configuration compiles. */
+#define TG_SM90_SIXTEEN_BIT 0
+#define TG_SM90_FP8 1
+#define TG_SM90_FP8_FAST 2
 /* Rung of the flagship kernel in the ladder, above the sm80 one (13). */
 #define TG_SM90_LADDER_RUNG 14
 
 #define TG_SM90_ROW_128x256(X)                                                              \
   X(128x256, "sm90_128x256x64",                                                             \
     "f16/bf16 TMA+wgmma m64n256, 4 stages, 2-CTA multicast, any layout", 128, 256, 4, 2, 1, \
-    COOPERATIVE, TG_SM90_ANY_ORDER, 100, TG_SM90_LADDER_RUNG)
+    COOPERATIVE, TG_SM90_ANY_ORDER, TG_SM90_SIXTEEN_BIT, 100, TG_SM90_LADDER_RUNG)
 #define TG_SM90_ROW_128x256_c1(X)                                                      \
   X(128x256_c1, "sm90_128x256x64_c1",                                                  \
     "f16/bf16 TMA+wgmma m64n256, 4 stages, no cluster, any layout", 128, 256, 4, 1, 1, \
-    COOPERATIVE, TG_SM90_ANY_ORDER, 90, 0)
+    COOPERATIVE, TG_SM90_ANY_ORDER, TG_SM90_SIXTEEN_BIT, 90, 0)
 #define TG_SM90_ROW_256x128(X)                                                                 \
   X(256x128, "sm90_256x128x64",                                                                \
     "f16/bf16 TMA+wgmma 2x m64n128, 4 stages, 2-CTA multicast, any layout", 256, 128, 4, 1, 2, \
-    COOPERATIVE, TG_SM90_ANY_ORDER, 99, 0)
+    COOPERATIVE, TG_SM90_ANY_ORDER, TG_SM90_SIXTEEN_BIT, 99, 0)
 #define TG_SM90_ROW_128x192(X)                                                                    \
   X(128x192, "sm90_128x192x64", "f16/bf16 TMA+wgmma m64n192, 4 stages, 2-CTA multicast, K-major", \
-    128, 192, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 97, 0)
+    128, 192, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 97, 0)
 #define TG_SM90_ROW_128x208(X)                                                                    \
   X(128x208, "sm90_128x208x64", "f16/bf16 TMA+wgmma m64n208, 4 stages, 2-CTA multicast, K-major", \
-    128, 208, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 96, 0)
+    128, 208, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 96, 0)
 #define TG_SM90_ROW_256x160(X)                                                                     \
   X(256x160, "sm90_256x160x64",                                                                    \
     "f16/bf16 TMA+wgmma 2x m64n160, 4 stages, 2-CTA multicast, K-major, plain epilogue", 256, 160, \
-    4, 1, 2, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 99, 0)
+    4, 1, 2, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 99, 0)
 #define TG_SM90_ROW_128x144(X)                                                                    \
   X(128x144, "sm90_128x144x64", "f16/bf16 TMA+wgmma m64n144, 5 stages, 2-CTA multicast, K-major", \
-    128, 144, 5, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 76, 0)
+    128, 144, 5, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 76, 0)
 #define TG_SM90_ROW_128x128(X)                                                                   \
   X(128x128, "sm90_128x128x64", "f16/bf16 TMA+wgmma m64n128, 6 stages, K-major", 128, 128, 6, 1, \
-    1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 69, 0)
+    1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 69, 0)
 #define TG_SM90_ROW_pp_128x128(X)                                                                  \
   X(pp_128x128, "sm90_pp_128x128x64",                                                              \
     "f16/bf16 TMA+wgmma pingpong, 128x128 per warpgroup, 6 stages, 2-CTA multicast, K-major", 128, \
-    128, 6, 2, 1, PINGPONG, TG_SM90_K_MAJOR_ONLY, 86, 0)
+    128, 6, 2, 1, PINGPONG, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 86, 0)
 #define TG_SM90_ROW_128x64(X)                                                                   \
   X(128x64, "sm90_128x64x64", "f16/bf16 TMA+wgmma m64n64, 8 stages, K-major", 128, 64, 8, 1, 1, \
-    COOPERATIVE, TG_SM90_K_MAJOR_ONLY, 47, 0)
+    COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_SIXTEEN_BIT, 47, 0)
+
+#define TG_SM90_ROW_f8_128x128(X)                                                             \
+  X(f8_128x128, "sm90_f8_128x128x128",                                                        \
+    "fp8 TMA+wgmma m64n128k32, fp32 promotion every 128 of k, all scalings, 6 stages, 2-CTA " \
+    "multicast, K-major",                                                                     \
+    128, 128, 6, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8, 85, 0)
+#define TG_SM90_ROW_f8_128x192(X)                                                             \
+  X(f8_128x192, "sm90_f8_128x192x128",                                                        \
+    "fp8 TMA+wgmma m64n192k32, fp32 promotion every 128 of k, scalings but BLOCK, 4 stages, " \
+    "2-CTA multicast, K-major",                                                               \
+    128, 192, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8, 100, 0)
+#define TG_SM90_ROW_f8_128x256_fast(X)                                                      \
+  X(f8_128x256_fast, "sm90_f8_128x256x128_fast",                                            \
+    "fp8 TMA+wgmma m64n256k32, tensor-core accumulation (fp8_fast_accum), 4 stages, 2-CTA " \
+    "multicast, K-major",                                                                   \
+    128, 256, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8_FAST, 100, 0)
 
 /* The whole table, in registry order. */
 #define TG_SM90_ROWS(X)                                                                           \
   TG_SM90_ROW_128x256(X) TG_SM90_ROW_128x256_c1(X) TG_SM90_ROW_256x128(X) TG_SM90_ROW_128x192(X)  \
       TG_SM90_ROW_128x208(X) TG_SM90_ROW_256x160(X) TG_SM90_ROW_128x144(X) TG_SM90_ROW_128x128(X) \
-          TG_SM90_ROW_pp_128x128(X) TG_SM90_ROW_128x64(X)
+          TG_SM90_ROW_pp_128x128(X) TG_SM90_ROW_128x64(X) TG_SM90_ROW_f8_128x128(X)               \
+              TG_SM90_ROW_f8_128x192(X) TG_SM90_ROW_f8_128x256_fast(X)
 
 #endif /* TG_SM90_CONFIGS_H */

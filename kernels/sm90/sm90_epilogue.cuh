@@ -25,7 +25,7 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
   static constexpr int BM = Cfg::kBM, BN = Cfg::kBN, kRowBlocks = Cfg::kRowBlocks, kAcc = Cfg::kAcc;
   static constexpr int kBiasWords = Tma::kBiasWords;
   /* The D type of CAST's second 16-bit type: the 16-bit type the inputs are not. */
-  static constexpr int kOther16BitType = Cfg::kInputType == TG_F16 ? TG_BF16 : TG_F16;
+  static constexpr int kOther16BitType = Cfg::kLeanDType == TG_F16 ? TG_BF16 : TG_F16;
   static_assert((Set::kClasses &
                  ~(TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN) | TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU) |
                    TG_SM90_CLASS_BIT(TG_SM90_EPI_FULL) | TG_SM90_CLASS_BIT(TG_SM90_EPI_GENERAL))) ==
@@ -59,11 +59,11 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
 #define TG_SM90_EPILOGUE_CLASS(cls_)                                                \
   {                                                                                 \
     if constexpr (Set::kDTypes == TG_SM90_D_INPUT) {                                \
-      TG_SM90_EPILOGUE_TMA(Cfg::kInputType, cls_);                                  \
+      TG_SM90_EPILOGUE_TMA(Cfg::kLeanDType, cls_);                                  \
     } else if constexpr (Set::kDTypes == TG_SM90_D_OTHERS) {                        \
       TG_SM90_EPILOGUE_OTHER_TYPES(cls_);                                           \
     } else {                                                                        \
-      if (p.d_type == Cfg::kInputType) TG_SM90_EPILOGUE_TMA(Cfg::kInputType, cls_); \
+      if (p.d_type == Cfg::kLeanDType) TG_SM90_EPILOGUE_TMA(Cfg::kLeanDType, cls_); \
       else TG_SM90_EPILOGUE_OTHER_TYPES(cls_);                                      \
     }                                                                               \
   }

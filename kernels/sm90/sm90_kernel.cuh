@@ -38,6 +38,7 @@
 #include "sm90_epilogue.cuh"
 #include "sm90_epilogue_sets.cuh"
 #include "sm90_mainloop.cuh"
+#include "sm90_scaling.cuh"
 #include "sm90_scheduler.cuh"
 #include "sm90_stream_k.cuh"
 
@@ -50,6 +51,7 @@ struct Sm90Kernel {
   typedef Sm90Mainloop<Config> Mainloop;
   typedef Sm90StreamKSums<Config> StreamK;
   typedef Sm90Epilogue<Config, Epilogues> Epilogue;
+  typedef Sm90Scaling<Config> Scaling;
   typedef typename Scheduler::Unit Unit;
   typedef typename Scheduler::WorkList WorkList;
   typedef typename Scheduler::Grid Grid;
@@ -152,6 +154,9 @@ struct Sm90Kernel {
       const bool tile_bias = Epilogue::tile_bias_wanted(p);
       Held held;
       held.pending = false;
+      const bool block_scales = Config::kPromotes && p.scale_mode == TG_SCALE_BLOCK;
+      uint32_t nth = 0;     /* units taken: k runs backwards in the same units as the producer's */
+      bool issued = false;  /* promoting: this warpgroup has issued a k-tile's wgmma */
       bool stashed = false; /* the unit's tile waits in next_tile */
       bool owed =
           false; /* the last unit's borrowed stage still owes its storing threads' release */
@@ -166,6 +171,14 @@ struct Sm90Kernel {
                 ? (u.kt_end - Epilogue::kCAheadTiles > 0 ? u.kt_end - Epilogue::kCAheadTiles : 0)
                 : -1;
         float acc[kRowBlocks][kAcc];
+        /* Promoting atoms: each k-tile's sums, before they are added into acc. */
+        float part[kRowBlocks][Config::kPromotes ? kAcc : 1];
+        const bool k_backwards = Scheduler::loads_k_backwards(nth++, u, g.k_tiles);
+        if constexpr (Config::kPromotes)
+#pragma unroll
+          for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+            for (int r = 0; r < kAcc; ++r) acc[rb][r] = 0.0f;
 
         Mainloop::warpgroup_wait_turn(u.item, g.first, cw);
         for (int kt = u.kt_begin; kt < u.kt_end; ++kt, ++it) {
@@ -174,7 +187,13 @@ struct Sm90Kernel {
            * the stage lands; only their low words (the address field) move. */
           const uint32_t stage_step = s * (kStageBytes >> TG_WGMMA_DESC_UNIT_SHIFT);
           const uint32_t da0 = desc_a_lo + stage_step, db0 = desc_b_lo + stage_step;
+          typename Scaling::KScales k_scales;
+          if constexpr (Config::kPromotes)
+            if (block_scales)
+              Scaling::thread_load_k_scales(p, bat, tm, tn, k_backwards ? g.k_tiles - 1 - kt : kt,
+                                            wg_rows0, warp, lane, k_scales);
           thread_mbarrier_wait(full + TG_SM90_MBARRIER_BYTES * s, phase);
+          if constexpr (Config::kPromotes) Scaling::warpgroup_wait_issue_turn(cw, issued);
           warpgroup_fence();
 #pragma unroll
           for (int ks = 0; ks < Config::kKSteps; ++ks) {
@@ -185,11 +204,18 @@ struct Sm90Kernel {
                   da0 + ((rb * TG_SM90_WGMMA_M * TG_SM90_ROW_BYTES + ks * Config::kAStep) >>
                          TG_WGMMA_DESC_UNIT_SHIFT);
               const uint32_t db = db0 + ((ks * Config::kBStep) >> TG_WGMMA_DESC_UNIT_SHIFT);
-              Config::Atom::template mma<BN, Config::kAKMajor ? 0 : 1, Config::kBKMajor ? 0 : 1>(
-                  acc[rb], desc_hi | da, desc_hi | db, ks > 0 || kt > u.kt_begin);
+              if constexpr (Config::kPromotes)
+                Config::Atom::template mma<BN, 0, 0>(part[rb], desc_hi | da, desc_hi | db, ks > 0);
+              else
+                Config::Atom::template mma<BN, Config::kAKMajor ? 0 : 1, Config::kBKMajor ? 0 : 1>(
+                    acc[rb], desc_hi | da, desc_hi | db, ks > 0 || kt > u.kt_begin);
             }
           }
           warpgroup_commit();
+          if constexpr (Config::kPromotes) {
+            Scaling::warpgroup_pass_issue_turn(cw);
+            issued = true;
+          }
           if constexpr (Epilogues::kLoadsCAhead)
             if (kt == c_ahead_kt && lane == 0)
               Epilogue::thread_load_c_ahead(p, out, c_bar, staging, chunks, bat, tm, tn, wg_rows0,
@@ -204,13 +230,18 @@ struct Sm90Kernel {
            * every warp's lane 0 (a borrowing kernel stores by warp, so the warp-0 term here and
            * below is always true; written out, ptxas schedules RESID as measured, and shortened
            * it did not: left as it is). */
-          warpgroup_wait<1>();
-          if (lane == 0 && (kt > u.kt_begin || (Layout::kBorrowStage && owed &&
-                                                (!Layout::kWarpgroupStores || warp == 0)))) {
+          /* Promoting: this k-tile's sums are needed now, and its stage goes back at once. */
+          warpgroup_wait<Config::kPromotes ? 0 : 1>();
+          if (Config::kPromotes && lane == 0) Mainloop::release(empty + TG_SM90_MBARRIER_BYTES * s);
+          if (!Config::kPromotes && lane == 0 &&
+              (kt > u.kt_begin ||
+               (Layout::kBorrowStage && owed && (!Layout::kWarpgroupStores || warp == 0)))) {
             if (Layout::kBorrowStage && kt == u.kt_begin) thread_bulk_wait_group_read<0>();
             Mainloop::release(empty + TG_SM90_MBARRIER_BYTES * ((it - 1) % STAGES));
           }
           owed = false;
+          if constexpr (Config::kPromotes)
+            Scaling::warpgroup_promote(acc, part, k_scales, block_scales);
         }
         Mainloop::warpgroup_pass_turn(u.item, g.step, g.items, cw);
         uint32_t bias_words[Epilogue::kBiasWords];
@@ -225,12 +256,16 @@ struct Sm90Kernel {
         if constexpr (Layout::kHoldSecondGroup && Epilogues::kClearsHeldWords)
 #pragma unroll
           for (int i = 0; i < Layout::kHeldWords; ++i) held.w[i] = 0;
+        if constexpr (Config::Atom::kScales)
+          if (p.scale_mode != TG_SCALE_NONE && p.scale_mode != TG_SCALE_BLOCK)
+            Scaling::warpgroup_scale_tile(p, acc, bat, tm, tn, wg_rows0, warp, lane);
         /* A stage is borrowed when the unit ends in the epilogue and the problem has at least as
          * many k-tiles as stages (with fewer, the stage waiting for the stores cost more than it
          * saved). The choice must stay the same for both consumer warpgroups of the CTA: both meet
          * at TG_SM90_BORROW_BARRIER exactly when the stage is borrowed. */
         const bool borrow = Layout::kBorrowStage && u.kt_begin == 0 && g.k_tiles >= STAGES;
-        if (lane == 0 && !(borrow && (!Layout::kWarpgroupStores || warp == 0)))
+        if (!Config::kPromotes && lane == 0 &&
+            !(borrow && (!Layout::kWarpgroupStores || warp == 0)))
           Mainloop::release(empty + TG_SM90_MBARRIER_BYTES * ((it - 1) % STAGES));
         owed = borrow;
         unsigned char *borrowed = nullptr; /* this warp's part of the stage, if borrowed */
@@ -253,6 +288,7 @@ struct Sm90Kernel {
       }
       if constexpr (Layout::kHoldSecondGroup) /* the last unit's */
         if (held.pending) Epilogue::warpgroup_store_held(out, held, staging, cw, warp, lane);
+      if constexpr (Config::kPromotes) Scaling::warpgroup_end_issue_turns(cw, issued);
       /* The copy engine has finished the last stores before the CTA's shared memory goes. */
       if (lane == 0) thread_bulk_wait_group<0>();
     }

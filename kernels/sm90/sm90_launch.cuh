@@ -99,12 +99,14 @@ struct Sm90Maps {
 };
 
 /* The map of an operand whose tile side runs along `outer` (m for A, n for B): K-major, boxes of
- * a k-tile by `box_rows` lines; MN-major, 64×64 boxes along outer. */
+ * a k-tile (a 128-byte row) by `box_rows` lines; MN-major (16-bit types), 64×64 boxes along
+ * outer. */
 static inline tg_tma_desc sm90_operand_desc(bool kmajor, const void *ptr, tg_dtype type, int64_t k,
                                             int64_t outer, int64_t ld, int64_t batch,
                                             int64_t batch_stride, int box_rows) {
-  return kmajor ? tg_tma_desc_make(ptr, type, k, outer, ld, batch, batch_stride, TG_SM90_BOX,
-                                   box_rows, TG_SM90_ROW_BYTES)
+  const int k_box = TG_SM90_ROW_BYTES / (int)tg_dtype_size(type);
+  return kmajor ? tg_tma_desc_make(ptr, type, k, outer, ld, batch, batch_stride, k_box, box_rows,
+                                   TG_SM90_ROW_BYTES)
                 : tg_tma_desc_make(ptr, type, outer, k, ld, batch, batch_stride, TG_SM90_BOX,
                                    TG_SM90_BOX, TG_SM90_ROW_BYTES);
 }
@@ -229,9 +231,10 @@ struct Sm90MapsOp {
 /* One configuration of sm90_configs.h as the C++ side takes it: BM×BN is the tile of one consumer
  * warpgroup in pingpong, of the CTA in cooperative; clusters of CM CTAs along m (sharing B) or CN
  * along n (sharing A); MN_MAJOR_OK: MN-major operands compiled too. */
-template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK>
+template <int BM, int BN, int STAGES, int CM, int CN, int SCHEDULE, bool MN_MAJOR_OK, class ATOMS>
 struct Sm90Row {
   typedef typename Sm90ScheduleOf<SCHEDULE>::type Schedule;
+  typedef ATOMS Atoms;
   template <class E, bool A_KMAJOR, bool B_KMAJOR>
   using Config = Sm90Config<E, BM, BN, STAGES, A_KMAJOR, B_KMAJOR, CM, CN, Schedule>;
   static constexpr bool kMNMajor = MN_MAJOR_OK;
@@ -267,7 +270,7 @@ tg_status sm90_dispatch_set(const tg_problem *p, const Op &op) {
 /* The kernel compiled with p's epilogue set. */
 template <class Row, class E, class Op>
 tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
-  switch (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kInputType, Row::kTwoGroupTile,
+  switch (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kLeanDType, Row::kTwoGroupTile,
                             p->read_c)) {
     case TG_SM90_EPILOGUES_LEAN: return sm90_dispatch_set<Row, E, Sm90EpilogueLean>(p, op);
     case TG_SM90_EPILOGUES_BIAS: return sm90_dispatch_set<Row, E, Sm90EpilogueBias>(p, op);
@@ -278,12 +281,87 @@ tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
   }
 }
 
+/* The atoms a row compiles (Sm90Row's ATOMS): how a request finds its atom, and what the row
+ * refuses beyond the input class. First: the atom the row describes itself by. */
+struct Sm90Atoms16 {
+  typedef Sm90F16 First;
+  static constexpr const char *kTakes = "f16/bf16 inputs, K-major unless it says any layout";
+  template <class Row, class Op>
+  static tg_status dispatch(const tg_problem *p, const Op &op) {
+    if (p->input == TG_IN_F16) return sm90_dispatch_epilogues<Row, Sm90F16>(p, op);
+    if (p->input == TG_IN_BF16) return sm90_dispatch_epilogues<Row, Sm90BF16>(p, op);
+    return TG_ERR_INTERNAL;
+  }
+  template <class Row>
+  static tg_status check(const tg_problem *, const char *, char *, size_t) {
+    return TG_OK;
+  }
+};
+
+/* fp8 inputs in every pairing, K-major; PROMOTE: partial sums promoted into fp32 every k-tile
+ * (the default accumulation, and BLOCK scales), else accumulated in the tensor cores (requests
+ * with fp8_fast_accum only). */
+template <bool PROMOTE>
+struct Sm90AtomsFp8 {
+  typedef Sm90F8<TG_E4M3, TG_E4M3, PROMOTE> First;
+  static constexpr const char *kTakes = "e4m3/e5m2 inputs, K-major";
+  template <class Row, class Op>
+  static tg_status dispatch(const tg_problem *p, const Op &op) {
+    const bool a4 = p->a_type == TG_E4M3, b4 = p->b_type == TG_E4M3;
+    if (p->input != TG_IN_FP8) return TG_ERR_INTERNAL;
+    if (a4 && b4) return sm90_dispatch_epilogues<Row, Sm90F8<TG_E4M3, TG_E4M3, PROMOTE>>(p, op);
+    if (a4) return sm90_dispatch_epilogues<Row, Sm90F8<TG_E4M3, TG_E5M2, PROMOTE>>(p, op);
+    if (b4) return sm90_dispatch_epilogues<Row, Sm90F8<TG_E5M2, TG_E4M3, PROMOTE>>(p, op);
+    return sm90_dispatch_epilogues<Row, Sm90F8<TG_E5M2, TG_E5M2, PROMOTE>>(p, op);
+  }
+  template <class Row>
+  static tg_status check(const tg_problem *p, const char *row, char *why, size_t why_len) {
+    if (!PROMOTE && !p->fast_accum) {
+      snprintf(why, why_len,
+               "%s accumulates all of k in the tensor cores' format: it serves fp8_fast_accum "
+               "requests only",
+               row);
+      return TG_ERR_NOT_SUPPORTED;
+    }
+    if (p->scale_mode == TG_SCALE_BLOCK && !PROMOTE) {
+      snprintf(why, why_len, "%s does not promote its sums: no BLOCK scales", row);
+      return TG_ERR_NOT_SUPPORTED;
+    }
+    if (p->scale_mode == TG_SCALE_BLOCK &&
+        !Sm90Scaling<typename Row::template Config<First, true, true>>::kBlockScales) {
+      snprintf(why, why_len, "%s: its tile width is no multiple or divisor of 128 (BLOCK scales)",
+               row);
+      return TG_ERR_NOT_SUPPORTED;
+    }
+    if (p->scale_mode == TG_SCALE_BLOCK && p->scale_a_blocks) {
+      snprintf(why, why_len,
+               "%s takes BLOCK scales for a row-major D only (with a column-major D the 128x128 "
+               "blocks fall on the rows)",
+               row);
+      return TG_ERR_NOT_SUPPORTED;
+    }
+    return TG_OK;
+  }
+};
+
+/* The atoms of an INPUTS column value (sm90_configs.h). */
+template <int INPUTS>
+struct Sm90AtomsOf {
+  typedef Sm90Atoms16 type;
+};
+template <>
+struct Sm90AtomsOf<TG_SM90_FP8> {
+  typedef Sm90AtomsFp8<true> type;
+};
+template <>
+struct Sm90AtomsOf<TG_SM90_FP8_FAST> {
+  typedef Sm90AtomsFp8<false> type;
+};
+
 /* The input type's atom. */
 template <class Row, class Op>
 tg_status sm90_dispatch(const tg_problem *p, const Op &op) {
-  if (p->input == TG_IN_F16) return sm90_dispatch_epilogues<Row, Sm90F16>(p, op);
-  if (p->input == TG_IN_BF16) return sm90_dispatch_epilogues<Row, Sm90BF16>(p, op);
-  return TG_ERR_INTERNAL;
+  return Row::Atoms::template dispatch<Row>(p, op);
 }
 
 /* The TMA maps a row's launch would encode for p (kernel.h's tma_maps): up to `max` of them
@@ -304,12 +382,13 @@ int sm90_row_maps(const tg_problem *p, tg_tma_desc *out, int max) {
  * anything else; a forced request gets the reason. */
 template <class Row, int BM, int BN, int CM, int CN, int SCHEDULE>
 tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t why_len) {
-  const tg_status s = sm90_row_check_wide<BM, BN, CM, CN, SCHEDULE>(p, row, why, why_len);
+  tg_status s = sm90_row_check_wide<BM, BN, CM, CN, SCHEDULE>(p, row, why, why_len);
   if (s != TG_OK) return s;
+  if ((s = Row::Atoms::template check<Row>(p, row, why, why_len)) != TG_OK) return s;
   tg_tma_desc maps[SM90_MAPS];
   const int count = sm90_row_maps<Row>(p, maps, SM90_MAPS);
   if (count < 0) {
-    snprintf(why, why_len, "%s takes f16/bf16 inputs, K-major unless it says any layout", row);
+    snprintf(why, why_len, "%s takes %s", row, Row::Atoms::kTakes);
     return TG_ERR_NOT_SUPPORTED;
   }
   char reason[160];
@@ -324,7 +403,7 @@ tg_status sm90_row_check(const tg_problem *p, const char *row, char *why, size_t
 /* What the compiled templates of a row say of themselves (tg_sm90_row_info, sm90.h). */
 template <class Row>
 void sm90_row_describe(tg_sm90_row_info *out) {
-  typedef typename Row::template Config<Sm90F16, true, true> Cfg;
+  typedef typename Row::template Config<typename Row::Atoms::First, true, true> Cfg;
   out->tile_m = Cfg::kBM;
   out->tile_n = Cfg::kBN;
   out->tile_k = Cfg::kBK;
@@ -342,28 +421,29 @@ void sm90_row_describe(tg_sm90_row_info *out) {
 /* A configuration's C entry points (sm90.h): its launcher, its workspace hook, its wave count,
  * its check, its TMA maps and its description. The arguments are a row of sm90_configs.h: its
  * .cu file compiles it as TG_SM90_ROW_<fn>(SM90_ROW_FUNCTIONS). */
-#define SM90_ROW_FUNCTIONS(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS,     \
-                           EFFICIENCY, RUNG)                                                \
-  typedef Sm90Row<BM, BN, STAGES, CM, CN, TG_SM90_##SCHEDULE, ORDERS == TG_SM90_ANY_ORDER>  \
-      Sm90Row_##fn;                                                                         \
-  extern "C" tg_status tg_sm90_launch_##fn(const tg_problem *p, cudaStream_t stream) {      \
-    return sm90_dispatch<Sm90Row_##fn>(p, Sm90LaunchOp{stream});                            \
-  }                                                                                         \
-  extern "C" size_t tg_sm90_workspace_##fn(const tg_problem *p) {                           \
-    return sm90_workspace(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                           \
-  }                                                                                         \
-  extern "C" double tg_sm90_waves_##fn(const tg_problem *p) {                               \
-    return sm90_waves(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                               \
-  }                                                                                         \
-  extern "C" tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len) { \
-    return sm90_row_check<Sm90Row_##fn, BM, BN, CM, CN, TG_SM90_##SCHEDULE>(                \
-        p, "the sm90 " #fn " row", why, why_len);                                           \
-  }                                                                                         \
-  extern "C" int tg_sm90_maps_##fn(const tg_problem *p, tg_tma_desc *out, int max) {        \
-    return sm90_row_maps<Sm90Row_##fn>(p, out, max);                                        \
-  }                                                                                         \
-  extern "C" void tg_sm90_describe_##fn(tg_sm90_row_info *out) {                            \
-    sm90_row_describe<Sm90Row_##fn>(out);                                                   \
+#define SM90_ROW_FUNCTIONS(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS, INPUTS, \
+                           EFFICIENCY, RUNG)                                                    \
+  typedef Sm90Row<BM, BN, STAGES, CM, CN, TG_SM90_##SCHEDULE, ORDERS == TG_SM90_ANY_ORDER,      \
+                  Sm90AtomsOf<INPUTS>::type>                                                    \
+      Sm90Row_##fn;                                                                             \
+  extern "C" tg_status tg_sm90_launch_##fn(const tg_problem *p, cudaStream_t stream) {          \
+    return sm90_dispatch<Sm90Row_##fn>(p, Sm90LaunchOp{stream});                                \
+  }                                                                                             \
+  extern "C" size_t tg_sm90_workspace_##fn(const tg_problem *p) {                               \
+    return sm90_workspace(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                               \
+  }                                                                                             \
+  extern "C" double tg_sm90_waves_##fn(const tg_problem *p) {                                   \
+    return sm90_waves(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                                   \
+  }                                                                                             \
+  extern "C" tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len) {     \
+    return sm90_row_check<Sm90Row_##fn, BM, BN, CM, CN, TG_SM90_##SCHEDULE>(                    \
+        p, "the sm90 " #fn " row", why, why_len);                                               \
+  }                                                                                             \
+  extern "C" int tg_sm90_maps_##fn(const tg_problem *p, tg_tma_desc *out, int max) {            \
+    return sm90_row_maps<Sm90Row_##fn>(p, out, max);                                            \
+  }                                                                                             \
+  extern "C" void tg_sm90_describe_##fn(tg_sm90_row_info *out) {                                \
+    sm90_row_describe<Sm90Row_##fn>(out);                                                       \
   }
 
 #endif /* TG_SM90_LAUNCH_CUH */

@@ -1,9 +1,9 @@
 /*
  * sm90_rows.c — registry rows of the sm90 family (TMA + wgmma, warp-specialized, persistent),
  * one per configuration of sm90_configs.h. sm_90a machine code runs on sm_90 only. Rows take
- * f16/bf16 K-major operands whose pointers, leading dimensions and batch strides are 16-byte
- * aligned (TMA's rules); the planner repacks anything else into such a copy first (`repack`), so
- * no layout is refused.
+ * f16/bf16 (or, the fp8 rows, e4m3/e5m2) K-major operands whose pointers, leading dimensions and
+ * batch strides are 16-byte aligned (TMA's rules); the planner repacks anything else into such a
+ * copy first (`repack`), so no layout is refused.
  */
 #include "kernel.h"
 #include "sm90.h"
@@ -11,8 +11,10 @@
 /* Planner preference of the family: above sm80 (10). */
 #define SM90_RANK 20
 #define SM90_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
-/* k per stage: a 128-byte row of 16-bit elements (Sm90Config::kBK). */
-#define SM90_TILE_K 64
+#define SM90_FP8 TG_MASK(TG_IN_FP8)
+/* k per stage: a 128-byte row of the input elements (Sm90Config::kBK). */
+#define SM90_TILE_K_16BIT 64
+#define SM90_TILE_K_FP8 128
 /* Tiles in flight per SM: one CTA per SM; cooperative CTAs work on one tile at a time,
  * pingpong CTAs on two (one per consumer warpgroup). */
 #define COOPERATIVE_TILES 1
@@ -48,41 +50,41 @@
 
 /* A row of sm90_configs.h as the registry holds it. Cooperative rows may split a mostly idle last
  * wave between clusters (stream-K: readiness flags); pingpong rows never do. */
-#define SM90_REGISTRY_ROW(fn, row_name, text, bm, bn, stages, cm, cn, schedule, orders, eff,    \
-                          ladder_rung)                                                          \
-  {                                                                                             \
-      .name = row_name,                                                                         \
-      .family = "sm90",                                                                         \
-      .summary = text,                                                                          \
-      .rung = ladder_rung,                                                                      \
-      .sm_min = 90,                                                                             \
-      .sm_max = 90,                                                                             \
-      .auto_pick = 1,                                                                           \
-      .rank = SM90_RANK,                                                                        \
-      .inputs = SM90_16BIT,                                                                     \
-      .outputs = TG_FLOAT_OUTPUTS,                                                              \
-      .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                               \
-      .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR),                               \
-      .align_ab = 16,                                                                           \
-      .align_cd = 1,                                                                            \
-      .tile_m = bm,                                                                             \
-      .tile_n = bn,                                                                             \
-      .tile_k = SM90_TILE_K,                                                                    \
-      .cluster_m = cm,                                                                          \
-      .cluster_n = cn,                                                                          \
-      .repack = 1,                                                                              \
-      .occupancy = TG_SM90_##schedule == TG_SM90_PINGPONG ? PINGPONG_TILES : COOPERATIVE_TILES, \
-      .efficiency = eff,                                                                        \
-      .tile_overhead_k = SM90_COST(OVERHEAD_K, bm, bn, schedule),                               \
-      .c_overhead_k = SM90_COST(C_OVERHEAD_K, bm, bn, schedule),                                \
-      .c_other_overhead_k = SM90_COST(C_OTHER_OVERHEAD_K, bm, bn, schedule),                    \
-      .gelu_overhead_k = SM90_COST(GELU_OVERHEAD_K, bm, bn, schedule),                          \
-      .sync_flags = TG_SM90_##schedule == TG_SM90_COOPERATIVE,                                  \
-      .launch = tg_sm90_launch_##fn,                                                            \
-      .workspace = tg_sm90_workspace_##fn,                                                      \
-      .waves = tg_sm90_waves_##fn,                                                              \
-      .extra_check = tg_sm90_check_##fn,                                                        \
-      .tma_maps = tg_sm90_maps_##fn,                                                            \
+#define SM90_REGISTRY_ROW(fn, row_name, text, bm, bn, stages, cm, cn, schedule, orders, in_types, \
+                          eff, ladder_rung)                                                       \
+  {                                                                                               \
+      .name = row_name,                                                                           \
+      .family = "sm90",                                                                           \
+      .summary = text,                                                                            \
+      .rung = ladder_rung,                                                                        \
+      .sm_min = 90,                                                                               \
+      .sm_max = 90,                                                                               \
+      .auto_pick = 1,                                                                             \
+      .rank = SM90_RANK,                                                                          \
+      .inputs = in_types == TG_SM90_SIXTEEN_BIT ? SM90_16BIT : SM90_FP8,                          \
+      .outputs = TG_FLOAT_OUTPUTS,                                                                \
+      .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                                 \
+      .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR),                                 \
+      .align_ab = 16,                                                                             \
+      .align_cd = 1,                                                                              \
+      .tile_m = bm,                                                                               \
+      .tile_n = bn,                                                                               \
+      .tile_k = in_types == TG_SM90_SIXTEEN_BIT ? SM90_TILE_K_16BIT : SM90_TILE_K_FP8,            \
+      .cluster_m = cm,                                                                            \
+      .cluster_n = cn,                                                                            \
+      .repack = 1,                                                                                \
+      .occupancy = TG_SM90_##schedule == TG_SM90_PINGPONG ? PINGPONG_TILES : COOPERATIVE_TILES,   \
+      .efficiency = eff,                                                                          \
+      .tile_overhead_k = SM90_COST(OVERHEAD_K, bm, bn, schedule),                                 \
+      .c_overhead_k = SM90_COST(C_OVERHEAD_K, bm, bn, schedule),                                  \
+      .c_other_overhead_k = SM90_COST(C_OTHER_OVERHEAD_K, bm, bn, schedule),                      \
+      .gelu_overhead_k = SM90_COST(GELU_OVERHEAD_K, bm, bn, schedule),                            \
+      .sync_flags = TG_SM90_##schedule == TG_SM90_COOPERATIVE,                                    \
+      .launch = tg_sm90_launch_##fn,                                                              \
+      .workspace = tg_sm90_workspace_##fn,                                                        \
+      .waves = tg_sm90_waves_##fn,                                                                \
+      .extra_check = tg_sm90_check_##fn,                                                          \
+      .tma_maps = tg_sm90_maps_##fn,                                                              \
   },
 
 const tg_kernel tg_rows_sm90[] = {TG_SM90_ROWS(SM90_REGISTRY_ROW)};

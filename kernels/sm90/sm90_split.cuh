@@ -77,9 +77,10 @@ static inline int64_t sm90_items(const tg_problem *p, int bm, int bn, int cm, in
   return m_items * n_items * p->batch;
 }
 
-/* k-tiles of every item. */
+/* k-tiles of every item: a stage holds a 128-byte row of k (Sm90Config::kBK). */
 static inline int64_t sm90_k_tiles(const tg_problem *p) {
-  return (p->k + TG_SM90_BOX - 1) / TG_SM90_BOX;
+  const int64_t tile_k = TG_SM90_ROW_BYTES / (int64_t)tg_dtype_size(p->a_type);
+  return (p->k + tile_k - 1) / tile_k;
 }
 
 /* A launch on up to `clusters` clusters: its items, the clusters its stream-K part is cut for

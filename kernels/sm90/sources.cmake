@@ -17,4 +17,7 @@ list(APPEND TG_KERNEL_SOURCES_SM90A
   kernels/sm90/sm90_256x160.cu
   kernels/sm90/sm90_128x128.cu
   kernels/sm90/sm90_128x64.cu
-  kernels/sm90/sm90_pingpong.cu)
+  kernels/sm90/sm90_pingpong.cu
+  kernels/sm90/sm90_f8_128x128.cu
+  kernels/sm90/sm90_f8_128x192.cu
+  kernels/sm90/sm90_f8_128x256_fast.cu)

@@ -41,15 +41,21 @@ typedef struct type_set {
   const char *name;
   tg_dtype a, b, cd;
   tg_compute compute;
+  tg_scale_mode scale; /* fp8 only */
+  int fast_accum;      /* fp8 only */
 } type_set;
 
 static const type_set k_types[] = {
-    {"f32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_F32},
-    {"tf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_TF32},
-    {"f16", TG_F16, TG_F16, TG_F16, TG_COMPUTE_F32},
-    {"bf16", TG_BF16, TG_BF16, TG_BF16, TG_COMPUTE_F32},
-    {"fp8", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32},
-    {"s8", TG_S8, TG_S8, TG_S32, TG_COMPUTE_S32},
+    {"f32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
+    {"tf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_TF32, TG_SCALE_NONE, 0},
+    {"f16", TG_F16, TG_F16, TG_F16, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
+    {"bf16", TG_BF16, TG_BF16, TG_BF16, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
+    {"fp8", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
+    {"fp8-block", TG_E4M3, TG_E5M2, TG_BF16, TG_COMPUTE_F32, TG_SCALE_BLOCK, 0},
+    {"fp8-rowcol-fast", TG_E5M2, TG_E4M3, TG_F16, TG_COMPUTE_F32, TG_SCALE_ROW_COL, 1},
+    {"fp8-tensor", TG_E5M2, TG_E5M2, TG_F32, TG_COMPUTE_F32, TG_SCALE_TENSOR, 0},
+    {"fp8-tensor-fast", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32, TG_SCALE_TENSOR, 1},
+    {"s8", TG_S8, TG_S8, TG_S32, TG_COMPUTE_S32, TG_SCALE_NONE, 0},
 };
 #define TYPE_COUNT ((int)(sizeof k_types / sizeof k_types[0]))
 
@@ -65,6 +71,8 @@ static void init(tg_gemm *g, const type_set *t, int64_t m, int64_t n, int64_t k)
   tg_gemm_init(g, m, n, k, t->a, t->cd);
   g->b_type = t->b;
   g->compute = t->compute;
+  g->scale_mode = t->scale;
+  g->fp8_fast_accum = t->fast_accum;
 }
 
 static void defaults(tg_case_options *o, uint64_t seed) {
@@ -415,13 +423,25 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
  * before the partial sums are collected). n is the misaligned width; the aligned variants take
  * n + N_SHORT - N_SHORT_ALIGNED. Every case runs twice, bit for bit. */
 enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
+/* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
+enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
+
+/* The type set of a stream-K variant on a kernel: f16 or bf16, or for an fp8 kernel BLOCK and
+ * TENSOR scales (promoting kernels) or ROW_COL and TENSOR scales with fast accumulation. */
+static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) {
+  const int odd = variant % 2;
+  if (strstr(kinfo->name, "_f8_") && strstr(kinfo->name, "_fast"))
+    return &k_types[odd ? FP8_ROWCOL_FAST_SET : FP8_TENSOR_FAST_SET];
+  if (strstr(kinfo->name, "_f8_")) return &k_types[odd ? FP8_TENSOR_SET : FP8_BLOCK_SET];
+  return &k_types[variant == 1 ? F16_SET : BF16_SET];
+}
 static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int variant, int64_t m,
                                             int64_t n, int64_t k, uint64_t seed,
                                             const char *label) {
   tg_gemm g;
   tg_case_options o;
   const int64_t n_v = variant >= 3 ? n + N_SHORT - N_SHORT_ALIGNED : n;
-  init(&g, &k_types[variant == 1 ? F16_SET : BF16_SET], m, n_v, k);
+  init(&g, stream_k_types(kinfo, variant), m, n_v, k);
   g.kernel = kinfo->name;
   defaults(&o, seed);
   o.allow_refusal = 1;

@@ -142,6 +142,11 @@ static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
     o->graph = pick(&d, 2) ? TG_CASE_GRAPH_FIRST : TG_CASE_GRAPH_AFTER;
   o->gpu_oracle = large;
   o->planned = pick(&d, 4) == 0;
+  if (fam == 4) { /* fp8: any scaling, fast accumulation one time in three (drawn last, so that
+                     the other families' cases stay as they were) */
+    g->scale_mode = (tg_scale_mode)pick(&d, 4);
+    g->fp8_fast_accum = pick(&d, 3) == 0;
+  }
 }
 
 int main(int argc, char **argv) {

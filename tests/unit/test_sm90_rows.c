@@ -31,24 +31,24 @@ typedef struct table_row {
   void (*describe)(tg_sm90_row_info *);
 } table_row;
 
-#define TABLE_ROW(fn, name, summary, bm, bn, stages, cm, cn, schedule, orders, eff, rung) \
-  {#fn,                                                                                   \
-   name,                                                                                  \
-   summary,                                                                               \
-   bm,                                                                                    \
-   bn,                                                                                    \
-   stages,                                                                                \
-   cm,                                                                                    \
-   cn,                                                                                    \
-   TG_SM90_##schedule,                                                                    \
-   orders == TG_SM90_ANY_ORDER,                                                           \
-   eff,                                                                                   \
-   rung,                                                                                  \
-   tg_sm90_launch_##fn,                                                                   \
-   tg_sm90_workspace_##fn,                                                                \
-   tg_sm90_waves_##fn,                                                                    \
-   tg_sm90_check_##fn,                                                                    \
-   tg_sm90_maps_##fn,                                                                     \
+#define TABLE_ROW(fn, name, summary, bm, bn, stages, cm, cn, schedule, orders, inputs, eff, rung) \
+  {#fn,                                                                                           \
+   name,                                                                                          \
+   summary,                                                                                       \
+   bm,                                                                                            \
+   bn,                                                                                            \
+   stages,                                                                                        \
+   cm,                                                                                            \
+   cn,                                                                                            \
+   TG_SM90_##schedule,                                                                            \
+   orders == TG_SM90_ANY_ORDER,                                                                   \
+   eff,                                                                                           \
+   rung,                                                                                          \
+   tg_sm90_launch_##fn,                                                                           \
+   tg_sm90_workspace_##fn,                                                                        \
+   tg_sm90_waves_##fn,                                                                            \
+   tg_sm90_check_##fn,                                                                            \
+   tg_sm90_maps_##fn,                                                                             \
    tg_sm90_describe_##fn},
 static const table_row k_table[] = {TG_SM90_ROWS(TABLE_ROW)};
 #define TABLE_ROWS ((int)(sizeof k_table / sizeof k_table[0]))

@@ -12,6 +12,7 @@
 #include "cpu_ref.h"
 #include "device_tools.h"
 #include "host_dtype.h"
+#include "problem.h"
 #include "random_values.h"
 #include "tolerance.h"
 
@@ -23,7 +24,14 @@
 #define ROGUE_FLOAT_BYTE 0xFF  /* NaN: if padding of A, B or C is read, results turn NaN */
 #define ROGUE_INT_BYTE 0x7F    /* large integers for s8/s32 padding */
 
-enum { OP_A, OP_B, OP_C, OP_D, OP_BIAS, OP_COUNT };
+/* The images of a case: the operands, the bias, and the fp8 scales of A and B. */
+enum { OP_A, OP_B, OP_C, OP_D, OP_BIAS, OP_SCALE_A, OP_SCALE_B, OP_COUNT };
+/* fp8 scales: exact mode draws powers of two 2^e, e in [SCALE_EXACT_EXP_MIN, that + range);
+ * otherwise values in [SCALE_MIN, SCALE_MIN + SCALE_SPAN). */
+#define SCALE_EXACT_EXP_MIN (-1)
+#define SCALE_EXACT_EXP_RANGE 4
+#define SCALE_MIN 0.5
+#define SCALE_SPAN 1.5
 
 typedef struct image {
   unsigned char *host; /* original bytes: guard | offset | data | guard */
@@ -71,7 +79,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            "ldc=%lld ldd=%lld strides=%lld,%lld,%lld,%lld compute=%d alpha=%g beta=%g epi=%s "
            "bias=%s kernel=%s seed=%llu (base %llu) exact=%d offsets=%lld,%lld,%lld,%lld,%lld "
            "in-place=%d "
-           "exact-extent=%d graph=%d planned=%d",
+           "exact-extent=%d graph=%d planned=%d scale=%d fast-accum=%d",
            (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
            tg_dtype_name(g->a_type), g->a_order ? 'C' : 'R', (long long)g->lda,
            tg_dtype_name(g->b_type), g->b_order ? 'C' : 'R', (long long)g->ldb,
@@ -82,7 +90,7 @@ void tg_describe_case(char *buf, size_t n, const tg_gemm *g, const tg_case_optio
            tg_dtype_name(g->bias_type), g->kernel ? g->kernel : "auto", (unsigned long long)o->seed,
            tg_case_seed_base(), o->exact, (long long)o->offset[0], (long long)o->offset[1],
            (long long)o->offset[2], (long long)o->offset[3], (long long)o->offset[4], o->c_is_d,
-           o->exact_extent, o->graph, o->planned);
+           o->exact_extent, o->graph, o->planned, (int)g->scale_mode, g->fp8_fast_accum);
 }
 
 /* A batch stride as `verify` spells it. */
@@ -93,6 +101,12 @@ static void stride_text(char *buf, size_t n, int64_t stride) {
 
 void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o) {
   static const char *computes[] = {"f32", "tf32", "s32"};
+  static const char *scales[] = {"none", "tensor", "rowcol", "block"};
+  char scaling[48] = "";
+  if (g->scale_mode != TG_SCALE_NONE || g->fp8_fast_accum)
+    snprintf(scaling, sizeof scaling, " --scale %s%s",
+             (unsigned)g->scale_mode < 4 ? scales[g->scale_mode] : "?",
+             g->fp8_fast_accum ? " --fast-accum" : "");
   char strides[4][24];
   const int64_t s[4] = {g->batch_stride_a, g->batch_stride_b, g->batch_stride_c, g->batch_stride_d};
   for (int i = 0; i < 4; ++i) stride_text(strides[i], sizeof strides[i], s[i]);
@@ -105,7 +119,7 @@ void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_option
            "--batch-stride-d %s "
            "--alpha %.17g --beta %.17g --epilogue %s --bias-dtype %s --kernel %s --seed %llu "
            "--pad-ld %d "
-           "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s%s",
+           "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s%s%s",
            tg_case_seed_base(), (long long)g->m, (long long)g->n, (long long)g->k,
            (long long)g->batch, tg_dtype_name(g->a_type), tg_dtype_name(g->b_type),
            tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
@@ -121,7 +135,7 @@ void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_option
            o->graph == TG_CASE_GRAPH_FIRST ? " --graph first"
            : o->graph                      ? " --graph after"
                                            : "",
-           o->determinism ? "" : " --once", o->planned ? " --planned" : "");
+           o->determinism ? "" : " --once", o->planned ? " --planned" : "", scaling);
 }
 
 static tg_case_outcome fail(char *msg, size_t n, const tg_gemm *g, const tg_case_options *o,
@@ -325,14 +339,30 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   const int64_t sb = tg_resolved_batch_stride(g.batch_stride_b, ldb, g.b_order, g.k, g.n);
   const int64_t sc = tg_resolved_batch_stride(g.batch_stride_c, ldc, g.c_order, g.m, g.n);
   const int64_t sd = tg_resolved_batch_stride(g.batch_stride_d, ldd, g.c_order, g.m, g.n);
-  const size_t es[OP_COUNT] = {tg_dtype_size(g.a_type), tg_dtype_size(g.b_type),
-                               tg_dtype_size(g.c_type), tg_dtype_size(g.d_type),
-                               tg_dtype_size(g.bias_type)};
+  const size_t es[OP_COUNT] = {tg_dtype_size(g.a_type),
+                               tg_dtype_size(g.b_type),
+                               tg_dtype_size(g.c_type),
+                               tg_dtype_size(g.d_type),
+                               tg_dtype_size(g.bias_type),
+                               sizeof(float),
+                               sizeof(float)};
+  /* fp8 scales: one set per batch, or one for a broadcast operand (tilegemm.h's layouts). */
+  const int scaled = g.scale_mode != TG_SCALE_NONE;
+  const int64_t scale_floats_a = scaled ? tg_scale_floats(g.scale_mode, 0, g.m, g.k) *
+                                              (g.batch_stride_a == TG_BATCH_BROADCAST ? 1 : g.batch)
+                                        : 0;
+  const int64_t scale_floats_b =
+      scaled ? tg_scale_floats(g.scale_mode, g.scale_mode == TG_SCALE_BLOCK, g.n, g.k) *
+                   (g.batch_stride_b == TG_BATCH_BROADCAST ? 1 : g.batch)
+             : 0;
   const int64_t spans[OP_COUNT] = {
       tg_operand_span(g.m, g.k, g.a_order, lda, g.batch_stride_a, g.batch),
       tg_operand_span(g.k, g.n, g.b_order, ldb, g.batch_stride_b, g.batch),
       tg_operand_span(g.m, g.n, g.c_order, ldc, g.batch_stride_c, g.batch),
-      tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch), has_bias ? g.n : 0};
+      tg_operand_span(g.m, g.n, g.c_order, ldd, g.batch_stride_d, g.batch),
+      has_bias ? g.n : 0,
+      scale_floats_a,
+      scale_floats_b};
   const uint64_t seed = (o->seed + (uint64_t)tg_case_seed_base() * 0x9E3779B97F4A7C15ull) * 7919u;
   const int c_unwritten = g.beta == 0.0 && !o->c_is_d && env_flag("TILEGEMM_TEST_UNWRITTEN_C");
   const unsigned char rogue_a = is_int(g.a_type) ? ROGUE_INT_BYTE : ROGUE_FLOAT_BYTE;
@@ -345,7 +375,11 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       alloc_image(&im[OP_B], spans[OP_B], es[OP_B], o->offset[1], rogue_b, xe) ||
       (!o->c_is_d && alloc_image(&im[OP_C], spans[OP_C], es[OP_C], o->offset[2], rogue_c, xe)) ||
       alloc_image(&im[OP_D], spans[OP_D], es[OP_D], o->offset[3], D_PADDING_BYTE, xe) ||
-      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], rogue_bias, xe)) {
+      alloc_image(&im[OP_BIAS], spans[OP_BIAS], es[OP_BIAS], o->offset[4], rogue_bias, xe) ||
+      (scaled &&
+       (alloc_image(&im[OP_SCALE_A], spans[OP_SCALE_A], es[OP_SCALE_A], 0, ROGUE_FLOAT_BYTE, xe) ||
+        alloc_image(&im[OP_SCALE_B], spans[OP_SCALE_B], es[OP_SCALE_B], 0, ROGUE_FLOAT_BYTE,
+                    xe)))) {
     out = fail(msg, n, &g, o, "allocation failed");
     goto done;
   }
@@ -353,6 +387,17 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   fill_logical(&im[OP_B], g.b_type, g.k, g.n, g.b_order, ldb, sb, g.batch, seed + 2, o->exact, 0);
   if (has_bias)
     fill_logical(&im[OP_BIAS], g.bias_type, 1, g.n, TG_ROW_MAJOR, g.n, 0, 1, seed + 4, o->exact, 0);
+  for (int i = OP_SCALE_A; scaled && i <= OP_SCALE_B; ++i)
+    for (int64_t e = 0; e < spans[i]; ++e) {
+      const uint64_t scale_seed = seed + 5 + (uint64_t)(i - OP_SCALE_A);
+      const float v =
+          o->exact ? ldexpf(1.0f, SCALE_EXACT_EXP_MIN +
+                                      (int)tg_random_int(scale_seed, e, SCALE_EXACT_EXP_RANGE) %
+                                          SCALE_EXACT_EXP_RANGE)
+                   : (float)(SCALE_MIN +
+                             SCALE_SPAN * 0.5 * (tg_random_value(scale_seed, e, TG_F32, 0) + 1.0));
+      memcpy(im[i].host + im[i].data_at + (size_t)e * sizeof v, &v, sizeof v);
+    }
   if (o->c_is_d) {
     /* In place: D starts as C. */
     fill_logical(&im[OP_D], g.d_type, g.m, g.n, g.c_order, ldd, sd, g.batch, seed + 3, o->exact,
@@ -373,6 +418,8 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
   const void *bptr = im[OP_B].dev + im[OP_B].data_at;
   const void *cptr = o->c_is_d ? dptr : (const void *)(im[OP_C].dev + im[OP_C].data_at);
   g.bias = has_bias ? im[OP_BIAS].dev + im[OP_BIAS].data_at : NULL;
+  g.scale_a = scaled ? (const float *)(im[OP_SCALE_A].dev + im[OP_SCALE_A].data_at) : NULL;
+  g.scale_b = scaled ? (const float *)(im[OP_SCALE_B].dev + im[OP_SCALE_B].data_at) : NULL;
   if (o->null_unread) {
     if (g.alpha == 0.0 || g.k == 0) aptr = bptr = NULL;
     if (g.beta == 0.0) cptr = NULL;
@@ -481,7 +528,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
       goto done;
     }
   }
-  /* Inputs unchanged, guards and padding intact. */
+  /* Inputs unchanged, guards and padding intact (b: the bias; s, t: the scales of A and B). */
   for (int i = 0; i < OP_COUNT; ++i) {
     if (!im[i].used || i == OP_D || (i == OP_C && c_unwritten)) continue;
     if (download(&im[i]) != 0) {
@@ -490,7 +537,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     }
     int64_t at = first_difference(im[i].host, im[i].back, im[i].bytes);
     if (at >= 0) {
-      out = fail(msg, n, &g, o, "operand %c changed at byte %lld (kernel %s)", "ABCDb"[i],
+      out = fail(msg, n, &g, o, "operand %c changed at byte %lld (kernel %s)", "ABCDbst"[i],
                  (long long)at, g_last_kernel);
       goto done;
     }
@@ -545,8 +592,11 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     } else {
       const unsigned char *c_host =
           o->c_is_d ? im[OP_D].host + im[OP_D].data_at : im[OP_C].host + im[OP_C].data_at;
-      tg_cpu_reference(&g, im[OP_A].host + im[OP_A].data_at, im[OP_B].host + im[OP_B].data_at,
-                       c_host, im[OP_BIAS].host + im[OP_BIAS].data_at, ref, mag);
+      tg_cpu_reference_scaled(
+          &g, im[OP_A].host + im[OP_A].data_at, im[OP_B].host + im[OP_B].data_at, c_host,
+          im[OP_BIAS].host + im[OP_BIAS].data_at,
+          scaled ? (const float *)(im[OP_SCALE_A].host + im[OP_SCALE_A].data_at) : NULL,
+          scaled ? (const float *)(im[OP_SCALE_B].host + im[OP_SCALE_B].data_at) : NULL, ref, mag);
     }
     tg_verify_result v;
     tg_tolerance tol = tg_tolerance_make(&g, o->exact);
