@@ -155,6 +155,8 @@ static void tune_one(tg_handle *h, const tg_tune_cli *o, const tg_tune_options *
   row->flops = tg_request_flops(&g);
   if (tg_operands_alloc(&g, o->base.seed, &op, row->error, sizeof row->error) != 0) return;
   g.bias = op.bias;
+  g.scale_a = op.scales.a;
+  g.scale_b = op.scales.b;
   if (tg_tune(h, &g, op.a, op.b, op.c, op.d, 0, topt, &res) != TG_OK) {
     snprintf(row->error, sizeof row->error, "%s", tg_last_error(h));
   } else {
