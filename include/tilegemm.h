@@ -142,7 +142,7 @@ typedef struct tg_gemm {
   tg_epilogue epilogue;
   const void *bias; /**< device pointer to n elements of bias_type (epilogues with bias) */
   tg_dtype bias_type;
-  const char *kernel; /**< NULL or "auto" = planner's choice; else a registered kernel name */
+  const char *kernel;       /**< NULL or "auto" = planner's choice; else a registered kernel name */
   tg_scale_mode scale_mode; /**< fp8 inputs only; TG_SCALE_NONE otherwise (the default) */
   /** Device pointers to the fp32 scales of op(A) and op(B), 4-byte aligned, laid out as
    *  tg_scale_mode says; unused (may be NULL) when scale_mode is NONE or A and B are not read. */

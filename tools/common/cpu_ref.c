@@ -54,9 +54,8 @@ void tg_cpu_reference(const tg_gemm *g, const void *A, const void *B, const void
 static double host_scale(const tg_gemm *g, const float *scales, int64_t stride, int blocks,
                          int64_t outer, int64_t b, int64_t o, int64_t kk) {
   if (g->scale_mode == TG_SCALE_NONE) return 1.0;
-  const int64_t per_batch = stride == TG_BATCH_BROADCAST
-                                ? 0
-                                : tg_scale_floats(g->scale_mode, blocks, outer, g->k);
+  const int64_t per_batch =
+      stride == TG_BATCH_BROADCAST ? 0 : tg_scale_floats(g->scale_mode, blocks, outer, g->k);
   return scales[b * per_batch + tg_scale_index(g->scale_mode, blocks, outer, g->k, o, kk)];
 }
 
