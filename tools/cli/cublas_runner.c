@@ -14,7 +14,8 @@
  *            that layout when it is created (later changes to them are not seen) unless the
  *            rows need no padding.
  * For a row-major D cuBLASLt's A is the user's B (above): its A scale is scale_b, its B scale
- * scale_a. cuBLASLt applies one set of scales to every batch, so per-batch scales are refused.
+ * scale_a. cuBLASLt applies one set of scales to every batch, so per-batch scales are refused;
+ * before cuBLAS 12.9 it has TENSOR scales only.
  * fp8_fast_accum maps to FAST_ACCUM, except with BLOCK scales, which tilegemm promotes every
  * 128 of k either way: cuBLASLt then runs its BLOCK kernels, which promote likewise.
  */
@@ -126,6 +127,16 @@ void tg_cublas_pad_block_scales(const float *src, int64_t n, int64_t k, float *d
       dst[row * ld + col] = col < kb ? src[row * kb + col] : 0.0f;
 }
 
+/* Scale modes (A_SCALE_MODE with OUTER_VEC_32F, VEC128_32F, BLK128x128_32F) came with cuBLAS
+ * 12.9; before it, the scale pointers hold one scale per matrix. */
+#define CUBLAS_SCALE_MODES_VERSION 120900
+#if CUBLAS_VERSION >= CUBLAS_SCALE_MODES_VERSION
+#define CUBLAS_HAS_SCALE_MODES 1
+#else
+#define CUBLAS_HAS_SCALE_MODES 0
+#endif
+
+#if CUBLAS_HAS_SCALE_MODES
 /* cuBLASLt's scale mode of the user's A (is_a) or B under tilegemm's mode. */
 static int32_t scale_mode_of(tg_scale_mode m, int is_a) {
   switch (m) {
@@ -136,6 +147,7 @@ static int32_t scale_mode_of(tg_scale_mode m, int is_a) {
     default: return CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
   }
 }
+#endif
 
 /* A device copy of g's scale_b in cuBLASLt's padded 128×128-block layout into r->block_scales
  * (host round trip; one set). 0, or -1 with the reason. */
@@ -162,12 +174,26 @@ static int copy_block_scales(tg_cublas_runner *r, const tg_gemm *g, char *why, s
   return 0;
 }
 
+/* Sets attribute `attr` of r->desc; 0, or -1 with `what` and cuBLAS's status in why. */
+static int set_attr(tg_cublas_runner *r, cublasLtMatmulDescAttributes_t attr, const void *value,
+                    size_t size, const char *what, char *why, size_t why_len) {
+  const cublasStatus_t st = cublasLtMatmulDescSetAttribute(r->desc, attr, value, size);
+  if (st == CUBLAS_STATUS_SUCCESS) return 0;
+  snprintf(why, why_len, "cuBLASLt %s: %s", what, cublasLtGetStatusString(st));
+  return -1;
+}
+
 /* Sets the scale pointers, modes and fast accumulation of *g on r->desc (nothing when g has
  * neither scales nor fast accumulation, or A and B are not read). 0, or -1 with the reason. */
 static int set_scales(tg_cublas_runner *r, const tg_gemm *g, char *why, size_t why_len) {
   const int reads_ab = g->k > 0 && g->alpha != 0.0;
   if (reads_ab && g->scale_mode != TG_SCALE_NONE) {
     if (tg_cublas_scales_supported(g, why, why_len) != 0) return -1;
+    if (!CUBLAS_HAS_SCALE_MODES && g->scale_mode != TG_SCALE_TENSOR) {
+      snprintf(why, why_len, "cuBLASLt %d.%d has one fp8 scale per matrix only (12.9 has more)",
+               CUBLAS_VER_MAJOR, CUBLAS_VER_MINOR);
+      return -1;
+    }
     const float *user_b = g->scale_b;
     if (g->scale_mode == TG_SCALE_BLOCK && tg_cublas_block_scales_ld(g->k) != scale_blocks(g->k)) {
       if (copy_block_scales(r, g, why, why_len) != 0) return -1;
@@ -176,36 +202,25 @@ static int set_scales(tg_cublas_runner *r, const tg_gemm *g, char *why, size_t w
     /* cuBLASLt's A is the user's A for a column-major D, the user's B for a row-major one. */
     const void *ptr_first = r->swap ? (const void *)user_b : (const void *)g->scale_a;
     const void *ptr_second = r->swap ? (const void *)g->scale_a : (const void *)user_b;
+    if (set_attr(r, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &ptr_first, sizeof ptr_first,
+                 "A scale pointer", why, why_len) != 0 ||
+        set_attr(r, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &ptr_second, sizeof ptr_second,
+                 "B scale pointer", why, why_len) != 0)
+      return -1;
+#if CUBLAS_HAS_SCALE_MODES
     const int32_t mode_first = scale_mode_of(g->scale_mode, !r->swap);
     const int32_t mode_second = scale_mode_of(g->scale_mode, r->swap);
-    const struct {
-      cublasLtMatmulDescAttributes_t attr;
-      const void *value;
-      size_t size;
-      const char *what;
-    } attrs[] = {
-        {CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &ptr_first, sizeof ptr_first, "A scale pointer"},
-        {CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &ptr_second, sizeof ptr_second, "B scale pointer"},
-        {CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode_first, sizeof mode_first, "A scale mode"},
-        {CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode_second, sizeof mode_second, "B scale mode"},
-    };
-    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; ++i) {
-      const cublasStatus_t st =
-          cublasLtMatmulDescSetAttribute(r->desc, attrs[i].attr, attrs[i].value, attrs[i].size);
-      if (st != CUBLAS_STATUS_SUCCESS) {
-        snprintf(why, why_len, "cuBLASLt %s: %s", attrs[i].what, cublasLtGetStatusString(st));
-        return -1;
-      }
-    }
+    if (set_attr(r, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode_first, sizeof mode_first,
+                 "A scale mode", why, why_len) != 0 ||
+        set_attr(r, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode_second, sizeof mode_second,
+                 "B scale mode", why, why_len) != 0)
+      return -1;
+#endif
   }
   if (g->fp8_fast_accum && g->scale_mode != TG_SCALE_BLOCK) {
     const int8_t fast = 1;
-    const cublasStatus_t st = cublasLtMatmulDescSetAttribute(
-        r->desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-      snprintf(why, why_len, "cuBLASLt fast accumulation: %s", cublasLtGetStatusString(st));
-      return -1;
-    }
+    return set_attr(r, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast, "fast accumulation",
+                    why, why_len);
   }
   return 0;
 }
