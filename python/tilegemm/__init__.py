@@ -62,11 +62,11 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
     are not torch tensors); otherwise D is a new torch tensor of out_dtype (default: the inputs'
     type; bf16 for fp8 inputs, int32 for int8 inputs). compute="tf32" rounds f32 inputs to tf32.
     kernel names a registered kernel (list_kernels()) instead of the planner's choice.
-    fp8 inputs only: scale_a and scale_b, float32 tensors on a's device, scale op(a) and op(b)
-    (docs/python.md): scale_mode "tensor" (shapes () and ()), "rowcol" ((m,) or (m, 1), and
+    fp8 inputs only: scale_a and scale_b, float32 tensors on a's device, scale a and b
+    (docs/python.md): scale_mode "tensor" (shapes () or (1,)), "rowcol" ((m,) or (m, 1), and
     (n,) or (1, n)) or "block" ((m, ceil(k/128)) per 1x128 slice of a row of a, and
     (ceil(k/128), ceil(n/128)) per 128x128 block of b), with a leading batch dimension for an
-    operand that is not shared by every batch; None infers the mode from the shapes.
+    operand that has batches of its own; None infers the mode from the shapes.
     fast_accum=True accumulates all of k in the tensor cores' own format (faster, less accurate).
     Runs on `stream` (a cudaStream_t int, torch.cuda.Stream or CuPy stream); default: the current
     torch stream for torch tensors, the legacy default stream otherwise. Asynchronous, like any
