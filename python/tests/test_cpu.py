@@ -68,6 +68,9 @@ def test_constants_match_the_header(probe):
     assert c["TG_BATCH_BROADCAST"] == L.BATCH_BROADCAST
     assert c["TG_EXPLAIN_BYTES"] == L.EXPLAIN_BYTES
     assert c["TG_TUNE_MAX_CANDIDATES"] == L.TUNE_MAX_CANDIDATES
+    for name, code in L.SCALE_MODES.items():
+        assert c["TG_SCALE_" + {"rowcol": "ROW_COL"}.get(name, name.upper())] == code
+    assert c["TG_SCALE_BLOCK_K"] == L.SCALE_BLOCK_K
     assert c["sizeof(tg_dtype)"] == c["sizeof(tg_status)"] == ctypes.sizeof(ctypes.c_int)
     header_version = "%d.%d.%d" % (c["TILEGEMM_VERSION_MAJOR"], c["TILEGEMM_VERSION_MINOR"],
                                    c["TILEGEMM_VERSION_PATCH"])
@@ -76,11 +79,22 @@ def test_constants_match_the_header(probe):
 
 def test_packer_writes_what_ctypes_reads():
     values = (1, 2, 3, 4, 5, 6, 0, 1, 2, 1, 0, 1, 11, 12, 13, 14, -1, 16, 17, 18, 0.5, -2.0, 4,
-              0x1234, 2, 0)
+              0x1234, 2, 0, 3, 0x5678, 0x9abc, 1)
+    assert len(values) == len(L.Gemm._fields_)
     buf = ctypes.create_string_buffer(L.GEMM_PACKER.size)
     L.GEMM_PACKER.pack_into(buf, 0, *values)
     g = L.Gemm.from_buffer(buf)
     assert tuple(getattr(g, f) or 0 for f, _ in L.Gemm._fields_) == values
+    assert (g.scale_mode, g.scale_a, g.scale_b, g.fp8_fast_accum) == (3, 0x5678, 0x9abc, 1)
+
+
+def test_requests_fill_every_field():
+    """build's tg_gemm fields are GEMM_PACKER's, the fp8 ones last: none without scales."""
+    r = _core.build(spec((8, 4), "f16"), spec((4, 8), "f16"), None, 1.0, 0.0, None, None, None,
+                    None, None, None, 0, need_data=False)
+    assert len(r.fields) == len(L.Gemm._fields_)
+    L.GEMM_PACKER.pack_into(ctypes.create_string_buffer(L.GEMM_PACKER.size), 0, *r.fields)
+    assert r.fields[_core.FIELD_INDEX["scale_mode"]:] == (L.SCALE_MODES["none"], 0, 0, 0)
 
 
 def test_gemm_init_agrees_with_the_library():
@@ -221,14 +235,110 @@ def test_argument_errors():
         tilegemm.explain(spec((8, 4), "f64"), b, device=H100)
     with pytest.raises(TypeError, match="takes torch tensors"):
         tilegemm.explain([[1.0]], b, device=H100)
-    with pytest.raises(NotImplementedError, match="not yet in the C API"):
-        tilegemm.matmul(a, b, scale_a=1.0)
     with pytest.raises(TypeError, match="needs data"):
         tilegemm.matmul(a, b, out=spec((8, 8), "f16"))
     with pytest.raises(TypeError, match="stream"):
         tilegemm.matmul(a, b, stream="default")
     with pytest.raises(tilegemm.TilegemmValueError, match="sm"):
         tilegemm.explain(a, b, device=(70, 80))
+
+
+# ---- fp8 scales: modes, shapes and their errors (explain reads shapes only) ---------------------
+M, N, K = 256, 384, 640           # k spans 5 blocks of 128, n 3
+KB, NB = 5, 3
+E4 = spec((M, K), "e4m3")
+E5T = spec((K, N), "e5m2", strides=(1, K))  # k-major B
+
+
+def _f32(shape, strides=None):
+    return spec(shape, "f32", strides=strides)
+
+
+SCALES = {  # mode: (scale_a, scale_b) as tilegemm.h lays them out
+    "tensor": (_f32(()), _f32((1,))),
+    "rowcol": (_f32((M, 1)), _f32((N,))),
+    "block": (_f32((M, KB), strides=(1, M)), _f32((KB, NB), strides=(1, KB))),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(SCALES))
+@pytest.mark.parametrize("named", [False, True])
+def test_scales_reach_the_library(mode, named):
+    sa, sb = SCALES[mode]
+    text = tilegemm.explain(E4, E5T, scale_a=sa, scale_b=sb, scale_mode=mode if named else None,
+                            fast_accum=True, device=H100)
+    assert "m=256 n=384 k=640 batch=1, A e4m3 row-major, B e5m2 column-major" in text
+    assert len([line for line in text.splitlines() if line.startswith("kernel: ")]) == 1
+
+
+@pytest.mark.parametrize("sa, sb, mode, name", [
+    ((3, 4), (N,), None, "scale_a"),                  # fits no mode
+    ((M,), (N, 2), None, "scale_b"),
+    ((M,), (KB, NB), None, "must agree"),             # rowcol against block
+    ((1,), (1,), "block", "scale_a has shape"),       # the named mode decides
+    ((M, KB), (KB, NB), "rowcol", "scale_a has shape"),
+    ((M,), (NB, KB), "block", "scale_a has shape"),
+    ((M, KB), (NB, KB), "block", "scale_b has shape"),  # block B is (KB, NB), not its transpose
+])
+def test_scale_shape_errors(sa, sb, mode, name):
+    with pytest.raises(ValueError, match=name):
+        tilegemm.explain(E4, E5T, scale_a=_f32(sa), scale_b=_f32(sb), scale_mode=mode,
+                         device=H100)
+
+
+def test_scale_mode_inferred_only_when_one_fits():
+    # m = n = 1: one scale each fits tensor and rowcol scales alike.
+    a, b = spec((1, 64), "e4m3"), spec((64, 1), "e4m3")
+    with pytest.raises(ValueError, match="pass scale_mode="):
+        tilegemm.explain(a, b, scale_a=_f32((1,)), scale_b=_f32((1,)), device=H100)
+    tilegemm.explain(a, b, scale_a=_f32((1,)), scale_b=_f32((1,)), scale_mode="rowcol",
+                     device=H100)
+
+
+def test_scale_argument_errors():
+    sa, sb = SCALES["tensor"]
+    with pytest.raises(ValueError, match="scale_b is None"):
+        tilegemm.explain(E4, E5T, scale_a=sa, device=H100)
+    with pytest.raises(ValueError, match="scale_a is None"):
+        tilegemm.explain(E4, E5T, scale_b=sb, device=H100)
+    with pytest.raises(ValueError, match="scale_mode='block' needs scale_a and scale_b"):
+        tilegemm.explain(E4, E5T, scale_mode="block", device=H100)
+    with pytest.raises(ValueError, match="scale_mode must be"):
+        tilegemm.explain(E4, E5T, scale_a=sa, scale_b=sb, scale_mode="row", device=H100)
+    with pytest.raises(ValueError, match="takes no scale_a"):
+        tilegemm.explain(E4, E5T, scale_a=sa, scale_b=sb, scale_mode="none", device=H100)
+    with pytest.raises(TypeError, match="scale_b is bf16; scales are float32"):
+        tilegemm.explain(E4, E5T, scale_a=sa, scale_b=spec((), "bf16"), device=H100)
+    f16 = spec((8, 8), "f16")
+    with pytest.raises(ValueError, match="scales apply to fp8 inputs"):
+        tilegemm.explain(f16, f16, scale_a=sa, scale_b=sb, device=H100)
+    with pytest.raises(ValueError, match="fast_accum applies to fp8 inputs"):
+        tilegemm.explain(f16, f16, fast_accum=True, device=H100)
+    with pytest.raises(TypeError, match="fast_accum must be True or False"):
+        tilegemm.explain(E4, E5T, fast_accum="yes", device=H100)
+    # No scales and scale_mode "none" (or fast accumulation alone) is a plain request.
+    tilegemm.explain(E4, E5T, scale_mode="none", device=H100)
+    tilegemm.explain(E4, E5T, fast_accum=True, device=H100)
+
+
+def test_batched_scales():
+    """One set of scales per batch of an operand with batches of its own; one set for an
+    operand shared by every batch (2-D, or a batch stride of 0)."""
+    a3 = spec((2, M, K), "e4m3")
+    ok = [(_f32((2, M)), _f32((N,))), (_f32((2, M, 1)), _f32((1, N))),
+          (_f32((2,)), _f32(())), (_f32((2, 1)), _f32((1,)))]
+    for sa, sb in ok:
+        text = tilegemm.explain(a3, E5T, scale_a=sa, scale_b=sb, device=H100)
+        assert "batch=2" in text
+    block = (_f32((2, M, KB), strides=(M * KB, 1, M)), _f32((KB, NB), strides=(1, KB)))
+    tilegemm.explain(a3, E5T, scale_a=block[0], scale_b=block[1], device=H100)
+    with pytest.raises(ValueError, match="one set per batch of a's 2"):
+        tilegemm.explain(a3, E5T, scale_a=_f32((M,)), scale_b=_f32((N,)), device=H100)
+    with pytest.raises(ValueError, match="scale_b has shape"):
+        tilegemm.explain(a3, E5T, scale_a=_f32((2, M)), scale_b=_f32((2, N)), device=H100)
+    shared = spec((2, M, K), "e4m3", strides=(0, K, 1))  # every batch the same a: one set
+    tilegemm.explain(shared, spec((2, K, N), "e4m3"), scale_a=_f32((M,)), scale_b=_f32((2, N)),
+                     device=H100)
 
 
 class _CudaArray:
@@ -351,13 +461,141 @@ def test_compile_traces_one_graph(torch_mod):
     torch._dynamo.reset()
 
 
-def test_compile_refuses_scales(torch_mod):
+def test_compile_traces_scales(torch_mod):
+    """fp8 scales and fast accumulation reach the custom op's arguments under torch.compile."""
     torch = torch_mod
+    graphs = []
 
-    def f(a, b):
-        return tilegemm.matmul(a, b, scale_a=torch.ones(()))
+    def record(gm, example_inputs):
+        graphs.append(gm)
+        return lambda *args: (torch.zeros(()),)
+
+    def f(a, b, sa, sb, out):
+        d = tilegemm.matmul(a, b, scale_a=sa, scale_b=sb, fast_accum=True)
+        tilegemm.matmul(a, b, scale_a=sa, scale_b=sb, scale_mode="rowcol", out=out)
+        return d.float().sum() + out.float().sum()
 
     torch._dynamo.reset()
-    with pytest.raises(Exception, match="not yet in the C API"):
-        torch.compile(f, fullgraph=True, backend="eager")(torch.zeros(4, 4), torch.zeros(4, 4))
+    a = torch.zeros(16, 32, dtype=torch.float8_e4m3fn)
+    b = torch.zeros(32, 24, dtype=torch.float8_e4m3fn)
+    compiled = torch.compile(f, fullgraph=True, backend=record)
+    compiled(a, b, torch.ones(16), torch.ones(24), torch.zeros(16, 24, dtype=torch.bfloat16))
+    assert len(graphs) == 1
+    code = graphs[0].code
+    assert "torch.ops.tilegemm.matmul(" in code and "torch.ops.tilegemm.matmul_out(" in code
+    assert "'rowcol'" in code and "True" in code
     torch._dynamo.reset()
+
+
+def test_fake_matmul_with_scales(torch_mod):
+    torch = torch_mod
+    a = torch.empty(64, 256, dtype=torch.float8_e4m3fn, device="meta")
+    b = torch.empty(256, 48, dtype=torch.float8_e5m2, device="meta")
+    sa = torch.empty(64, 2, device="meta").mT.contiguous().mT
+    sb = torch.empty(1, 2, device="meta").mT
+    d = torch.ops.tilegemm.matmul(a, b, None, None, 1.0, 0.0, None, None, None, None, sa, sb,
+                                  "block", False)
+    assert d.shape == (64, 48) and d.dtype == torch.bfloat16
+
+
+def test_torch_scales_explained(torch_mod):
+    """CPU torch tensors as scales: only their shapes are read by explain."""
+    torch = torch_mod
+    a = torch.zeros(M, K, dtype=torch.float8_e4m3fn)
+    b = torch.zeros(N, K, dtype=torch.float8_e4m3fn).t()
+    sa = torch.ones(KB, M).t()       # (M, KB), KB-major: torch._scaled_mm's 1x128 layout
+    sb = torch.ones(NB, KB).t()      # (KB, NB), NB-major: its 128x128 layout
+    assert "m=256 n=384 k=640" in tilegemm.explain(a, b, scale_a=sa, scale_b=sb, device=H100)
+    with pytest.raises(ValueError, match="scale_b has shape"):
+        tilegemm.explain(a, b, scale_a=sa, scale_b=sb.t(), scale_mode="block", device=H100)
+    with pytest.raises(TypeError, match="scales are float32"):
+        tilegemm.explain(a, b, scale_a=sa.bfloat16(), scale_b=sb, device=H100)
+
+
+def test_scales_in_other_strides_are_copied(torch_mod):
+    """A torch tensor of the right shape but other strides is copied into tilegemm.h's layout
+    (the copy kept with the request); values stay where they were."""
+    torch = torch_mod
+    layout_a, layout_b = _core._scale_layouts("block", M, N, K)
+    x = torch.arange(M * KB, dtype=torch.float32).reshape(M, KB)  # row-major: not the layout
+    form = _core._fitting_form(x.shape, layout_a, 1)
+    d = (x, x.data_ptr(), tuple(x.shape), x.stride(), L.DTYPES["f32"], -1, None)
+    ptr, keep = _core._scale_operand(x, "scale_a", d, form, True, None)
+    copy = keep[0]
+    assert ptr == copy.data_ptr() and copy.stride() == (1, M) and torch.equal(copy, x)
+    y = x.t().contiguous().t()  # already KB-major: no copy
+    d = (y, y.data_ptr(), tuple(y.shape), y.stride(), L.DTYPES["f32"], -1, None)
+    assert _core._scale_operand(y, "scale_a", d, form, True, None) == (y.data_ptr(), None)
+    s = torch.ones(NB, KB).t().contiguous()  # (KB, NB) row-major: copied NB-major
+    form = _core._fitting_form(s.shape, layout_b, 1)
+    d = (s, s.data_ptr(), tuple(s.shape), s.stride(), L.DTYPES["f32"], -1, None)
+    assert _core._scale_operand(s, "scale_b", d, form, True, None)[1][0].stride() == (1, KB)
+
+
+def _flat_scales(mode, operand, m, n, k, values):
+    """Element scales of one operand from a flat buffer in tilegemm.h's layout, by its formulas:
+    tensor s[0]; rowcol s[i] / s[j]; block s[kb·m + i] for A (m x k), s[(j/128)·KB + kb] for
+    B (k x n)."""
+    block = L.SCALE_BLOCK_K
+    kbs = -(-k // block)
+    rows, cols = (m, k) if operand == "a" else (k, n)
+    out = [[0.0] * cols for _ in range(rows)]
+    for r in range(rows):
+        for c in range(cols):
+            if mode == "tensor":
+                idx = 0
+            elif mode == "rowcol":
+                idx = r if operand == "a" else c
+            elif operand == "a":
+                idx = (c // block) * m + r
+            else:
+                idx = (c // block) * kbs + r // block
+            out[r][c] = values[idx]
+    return out
+
+
+@pytest.mark.parametrize("mode", sorted(SCALES))
+def test_operand_scales_follow_the_header(torch_mod, mode):
+    """tilegemm's torch expansion of scales (error_bound's) against the header's formulas."""
+    torch = torch_mod
+    from tilegemm import _torch
+    m, n, k = 5, 130, 300
+    kb, nb = 3, 2
+    shapes = {"tensor": ((), ()), "rowcol": ((m,), (1, n)), "block": ((m, kb), (kb, nb))}
+    for operand, shape in zip("ab", shapes[mode]):
+        count = max(1, torch.Size(shape).numel())
+        flat = torch.arange(1, count + 1, dtype=torch.float32)
+        if mode == "block":  # the tensor tilegemm reads: logical shape, strides of the layout
+            t = flat.reshape(shape[::-1]).t()
+        else:
+            t = flat.reshape(shape)
+        rows, cols = (m, k) if operand == "a" else (k, n)
+        got = _torch.operand_scales(t, mode, rows, cols, operand == "a", False)
+        want = torch.tensor(_flat_scales(mode, operand, m, n, k, flat.tolist()),
+                            dtype=torch.float64)
+        assert torch.equal(got.expand(rows, cols), want), operand
+
+
+def test_error_bound_with_scales(torch_mod):
+    """error_bound's mag applies the scales, and its rate adds the fp8 terms."""
+    torch = torch_mod
+    g = torch.Generator().manual_seed(3)
+    m, n, k = 8, 16, 256
+    a = (torch.rand(m, k, generator=g) * 2 - 1).to(torch.float8_e4m3fn)
+    b = (torch.rand(k, n, generator=g) * 2 - 1).to(torch.float8_e4m3fn)
+    sa = torch.rand(m, generator=g) + 0.5
+    sb = torch.rand(n, generator=g) + 0.5
+    plain = tilegemm.error_bound(a, b, out_dtype=torch.float32)
+    scaled = tilegemm.error_bound(a, b, scale_a=sa, scale_b=sb, out_dtype=torch.float32)
+    fast = tilegemm.error_bound(a, b, scale_a=sa, scale_b=sb, fast_accum=True,
+                                out_dtype=torch.float32)
+    mag = (sa.double()[:, None] * a.double()).abs() @ (b.double() * sb.double()[None, :]).abs()
+    rel_plain = 4 * (k * 2.0 ** -24 + 128 * 2.0 ** -13)
+    rel_scaled = rel_plain + 4 * 3 * 2.0 ** -24
+    rel_fast = rel_scaled + 4 * (k - 128) * 2.0 ** -13
+    unscaled_mag = a.double().abs() @ b.double().abs()
+    assert torch.allclose(plain, rel_plain * unscaled_mag + 2.0 ** -149, rtol=1e-12, atol=0)
+    assert torch.allclose(scaled, rel_scaled * mag + 2.0 ** -149, rtol=1e-12, atol=0)
+    assert torch.allclose(fast, rel_fast * mag + 2.0 ** -149, rtol=1e-12, atol=0)
+    with pytest.raises(ValueError, match="scale_a has shape"):
+        tilegemm.error_bound(a, b, scale_a=sa[:4], scale_b=sb)

@@ -1,7 +1,8 @@
 """GPU tests of the Python package (torch with a CUDA device; skipped without one): every dtype,
-layout, batch form and epilogue against an fp64 torch reference with the library's error bound
-(docs/python.md; tools/common/tolerance.c), out= and out_dtype, errors, arrays through DLPack and
-__cuda_array_interface__, streams, threads, torch.compile and CUDA graph capture.
+layout, batch form, epilogue and fp8 scale mode against an fp64 torch reference with the
+library's error bound (docs/python.md; tools/common/tolerance.c), out= and out_dtype, errors,
+arrays through DLPack and __cuda_array_interface__, streams, threads, torch.compile and CUDA
+graph capture.
 """
 import math
 import threading
@@ -22,6 +23,8 @@ U_OUT = {torch.float32: 0.0, torch.float16: 2.0 ** -11, torch.bfloat16: 2.0 ** -
 ABS = {torch.float32: 2.0 ** -149, torch.float16: 2.0 ** -24, torch.bfloat16: 2.0 ** -133,
        torch.int32: 1.0, torch.int8: 1.0}
 INT_RANGE = {torch.int32: (-2.0 ** 31, 2.0 ** 31 - 1), torch.int8: (-128.0, 127.0)}
+FP8 = (torch.float8_e4m3fn, torch.float8_e5m2)
+BLOCK_K = 128  # k covered by one block scale (TG_SCALE_BLOCK_K)
 
 
 def make(shape, dtype, layout="row", seed=None):
@@ -49,9 +52,12 @@ def gelu(v):
     return 0.5 * v * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (v + 0.044715 * v ** 3)))
 
 
-def reference(a, b, c=None, alpha=1.0, beta=0.0, bias=None, activation=None):
-    """fp64 result before D's rounding, and the bound's scale |alpha|·Σ|a||b| + |beta||c| + |bias|."""
+def reference(a, b, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, scales=None):
+    """fp64 result before D's rounding, and the bound's scale |alpha|·Σ|a||b| + |beta||c| + |bias|
+    (a and b times their fp8 scales: `scales` holds each element's, see scale_grid)."""
     A, B = a.double(), b.double()
+    if scales is not None:
+        A, B = A * scales[0], B * scales[1]
     v = alpha * torch.matmul(A, B)
     mag = abs(alpha) * torch.matmul(A.abs(), B.abs())
     if c is not None and beta != 0:
@@ -67,18 +73,26 @@ def reference(a, b, c=None, alpha=1.0, beta=0.0, bias=None, activation=None):
     return v, mag
 
 
-def check(d, a, b, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, compute=None):
-    """Every element of d within the library's bound of the fp64 reference (tolerance.c):
-    |d - ref| <= 4 (2 u_in + K u_acc + u_out + u_epi) mag + abs, GELU's slope and tanh slack on
-    top; integer D exact after saturation (up to 1 where an fp32 epilogue rounds)."""
-    ref, mag = reference(a, b, c, alpha, beta, bias, activation)
+def check(d, a, b, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, compute=None,
+          scales=None, fast_accum=False):
+    """Every element of d within the library's bound of the fp64 reference (tolerance.c,
+    interface/measure.h): |d - ref| <= 4 (2 u_in + K u_acc + u_fp8 + u_out + u_epi) mag + abs,
+    GELU's slope and tanh slack on top; integer D exact after saturation (up to 1 where an fp32
+    epilogue rounds). fp8: u_fp8 = min(K, 128) 2^-13 (K 2^-13 with fast accumulation, but for
+    block scales) + 3 2^-24 with scales; scales = (scale of each element of a, of b, mode)."""
+    ref, mag = reference(a, b, c, alpha, beta, bias, activation, scales)
     k = a.shape[-1]
     ints = a.dtype == torch.int8
     u_in = 2.0 ** -11 if compute == "tf32" else 0.0
     u_acc = 0.0 if ints else 2.0 ** -24
     epilogue = alpha != 1.0 or beta != 0.0 or bias is not None or activation is not None
     u_epi = 4 * 2.0 ** -24 if epilogue else 0.0
-    rel = 4 * (2 * u_in + k * u_acc + U_OUT[d.dtype] + u_epi)
+    u_fp8 = 0.0
+    if a.dtype in FP8 and b.dtype in FP8:
+        block = scales is not None and scales[2] == "block"
+        u_fp8 = (k if fast_accum and not block else min(k, BLOCK_K)) * 2.0 ** -13
+        u_fp8 += 3 * 2.0 ** -24 if scales is not None else 0.0
+    rel = 4 * (2 * u_in + k * u_acc + u_fp8 + U_OUT[d.dtype] + u_epi)
     if activation == "gelu":
         rel = rel * 1.13 + 2.0 ** -20
     if d.dtype in INT_RANGE:
@@ -241,9 +255,9 @@ def test_errors():
         tilegemm.matmul(a, b, beta=1.0)
     with pytest.raises(ValueError, match="out_dtype"):
         tilegemm.matmul(a, b, out=torch.empty(64, 48, device="cuda"), out_dtype=torch.float16)
-    with pytest.raises(NotImplementedError, match="not yet in the C API"):
-        tilegemm.matmul(a.to(torch.float8_e4m3fn), b.to(torch.float8_e4m3fn),
-                        scale_a=torch.ones((), device="cuda"))
+    with pytest.raises(ValueError, match="scales apply to fp8 inputs"):
+        tilegemm.matmul(a, b, scale_a=torch.ones((), device="cuda"),
+                        scale_b=torch.ones((), device="cuda"))
     fast = [k.name for k in tilegemm.list_kernels() if k.family in ("sm90", "sm80")]
     if fast:  # no fast kernel takes f32 inputs at full precision
         with pytest.raises(tilegemm.TilegemmError) as e:
@@ -360,6 +374,136 @@ def test_tune():
     assert r.kernel and r.us > 0 and r.worst_ratio <= 1.0
     assert r.kernel in [c.kernel for c in r.candidates]
     check(out, a, b)
+
+
+# ---- fp8 scales -----------------------------------------------------------------------------------
+def make_scales(mode, m, n, k, sets_a=None, sets_b=None, seed=0):
+    """scale_a and scale_b of `mode`, random in [0.5, 2), float32 on the GPU, in the layout
+    tilegemm reads without a copy (block: torch._scaled_mm's strides); sets_a/sets_b prepend a
+    batch dimension."""
+    g = torch.Generator(device="cuda")
+    g.manual_seed(seed)
+    kb, nb = -(-k // BLOCK_K), -(-n // BLOCK_K)
+
+    def rand(shape):
+        return 0.5 + 1.5 * torch.rand(shape, generator=g, device="cuda")
+
+    def batched(sets, shape, transposed):
+        lead = (sets,) if sets else ()
+        if transposed:  # the last two dimensions stored the other way round
+            return rand(lead + shape[::-1]).mT
+        return rand(lead + shape)
+
+    if mode == "tensor":
+        return batched(sets_a, (), False), batched(sets_b, (), False)
+    if mode == "rowcol":
+        return batched(sets_a, (m,), False), batched(sets_b, (n,), False)
+    return batched(sets_a, (m, kb), True), batched(sets_b, (kb, nb), True)
+
+
+def scale_grid(s, mode, operand, rows, cols):
+    """The scale of each element of one batch of op(a) (rows = m, cols = k) or op(b) (rows = k,
+    cols = n) as the header defines it, in fp64, indexed independently of the library: tensor
+    s, rowcol s[i] or s[j], block s[i, kk/128] for a and s[kk/128, j/128] for b."""
+    s = s.double()
+    if mode == "tensor":
+        return s.reshape(())
+    if mode == "rowcol":
+        return s.reshape(rows, 1) if operand == "a" else s.reshape(1, cols)
+    if operand == "a":
+        return s[:, torch.arange(cols, device=s.device) // BLOCK_K]
+    kk = torch.arange(rows, device=s.device)[:, None] // BLOCK_K
+    jj = torch.arange(cols, device=s.device)[None, :] // BLOCK_K
+    return s[kk, jj]
+
+
+@pytest.mark.parametrize("mode", ["tensor", "rowcol", "block"])
+@pytest.mark.parametrize("la, lb", [("row", "col"), ("row", "row"), ("col", "col")])
+@pytest.mark.parametrize("fast_accum", [False, True])
+@pytest.mark.parametrize("types", [("e4m3", "e4m3", None), ("e4m3", "e5m2", "f32")])
+@pytest.mark.parametrize("mnk", [(197, 130, 264), (256, 384, 512)])
+def test_fp8_scales(mode, la, lb, fast_accum, types, mnk):
+    m, n, k = mnk
+    a_t, b_t, out_t = types
+    a, b = make((m, k), DT[a_t], la), make((k, n), DT[b_t], lb)
+    sa, sb = make_scales(mode, m, n, k, seed=m + n)
+    d = tilegemm.matmul(a, b, scale_a=sa, scale_b=sb, fast_accum=fast_accum,
+                        out_dtype=DT[out_t] if out_t else None)
+    grids = (scale_grid(sa, mode, "a", m, k), scale_grid(sb, mode, "b", k, n), mode)
+    check(d, a, b, scales=grids, fast_accum=fast_accum)
+    # tilegemm.error_bound says the same.
+    ref, _ = reference(a, b, scales=grids)
+    bound = tilegemm.error_bound(a, b, scale_a=sa, scale_b=sb, fast_accum=fast_accum,
+                                 out_dtype=DT[out_t] if out_t else None)
+    assert ((d.double() - ref).abs() <= bound).all()
+    # The mode named gives the bits of the mode inferred.
+    assert torch.equal(d, tilegemm.matmul(a, b, scale_a=sa, scale_b=sb, scale_mode=mode,
+                                          fast_accum=fast_accum,
+                                          out_dtype=DT[out_t] if out_t else None))
+
+
+@pytest.mark.parametrize("mode", ["tensor", "rowcol", "block"])
+def test_fp8_scales_batched_with_epilogue(mode):
+    L, m, n, k = 3, 96, 144, 392
+    a, b = make((L, m, k), torch.float8_e4m3fn), make((k, n), torch.float8_e4m3fn, "col")
+    c, bias = make((m, n), torch.bfloat16), make((n,), torch.float32)
+    sa, sb = make_scales(mode, m, n, k, sets_a=L, seed=7)  # a's batches have their own; b one
+    d = tilegemm.matmul(a, b, c=c, alpha=0.5, beta=0.25, bias=bias, activation="relu",
+                        scale_a=sa, scale_b=sb)
+    assert d.shape == (L, m, n)
+    for i in range(L):
+        grids = (scale_grid(sa[i], mode, "a", m, k), scale_grid(sb, mode, "b", k, n), mode)
+        check(d[i], a[i], b, c, 0.5, 0.25, bias, "relu", scales=grids)
+
+
+def test_fp8_scales_of_other_strides_are_copied():
+    m, n, k = 128, 256, 384
+    a, b = make((m, k), torch.float8_e4m3fn), make((k, n), torch.float8_e4m3fn, "col")
+    sa, sb = make_scales("block", m, n, k, seed=3)
+    d = tilegemm.matmul(a, b, scale_a=sa, scale_b=sb)
+    # The same scales stored row-major: copied into the layout, the same bits.
+    assert torch.equal(d, tilegemm.matmul(a, b, scale_a=sa.contiguous(), scale_b=sb.contiguous()))
+    # Expanded per-batch scales (batch stride 0) are copied too.
+    a3 = make((2, m, k), torch.float8_e4m3fn)
+    d3 = tilegemm.matmul(a3, b, scale_a=sa[None].expand(2, m, -1), scale_b=sb)
+    grids = (scale_grid(sa, "block", "a", m, k), scale_grid(sb, "block", "b", k, n), "block")
+    for i in range(2):
+        check(d3[i], a3[i], b, scales=grids)
+
+
+def test_fp8_scale_errors():
+    a, b = make((64, 256), torch.float8_e4m3fn), make((256, 48), torch.float8_e4m3fn, "col")
+    sa, sb = make_scales("rowcol", 64, 48, 256)
+    with pytest.raises(ValueError, match="needs CUDA tensors"):
+        tilegemm.matmul(a, b, scale_a=sa.cpu(), scale_b=sb)
+    with pytest.raises(ValueError, match="scale_b has shape"):
+        tilegemm.matmul(a, b, scale_a=sa, scale_b=sb[:7])
+    with pytest.raises(ValueError, match="scale_b is None"):
+        tilegemm.matmul(a, b, scale_a=sa)
+    with pytest.raises(TypeError, match="float32"):
+        tilegemm.matmul(a, b, scale_a=sa.half(), scale_b=sb)
+
+
+def test_fp8_scales_compile_and_graph():
+    torch._dynamo.reset()
+    m, n, k = 256, 384, 512
+    a, b = make((m, k), torch.float8_e4m3fn), make((k, n), torch.float8_e4m3fn, "col")
+    sa, sb = make_scales("block", m, n, k, seed=5)
+
+    def f(a, b, sa, sb):
+        return tilegemm.matmul(a, b, scale_a=sa, scale_b=sb)
+
+    eager = f(a, b, sa, sb)
+    assert torch.equal(torch.compile(f, fullgraph=True)(a, b, sa, sb), eager)
+    torch._dynamo.reset()
+    out = torch.empty_like(eager)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        tilegemm.matmul(a, b, scale_a=sa, scale_b=sb, out=out)
+    sa.mul_(2.0)  # scales are read when the work runs
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(out, f(a, b, sa, sb))
 
 
 # ---- torch.compile and CUDA graphs ----------------------------------------------------------------

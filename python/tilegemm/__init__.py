@@ -45,12 +45,14 @@ TuneResult = namedtuple("TuneResult", "kernel us worst_ratio heuristic_kernel he
 
 _build = _core.build
 _run = _core.run
+_scale_args = _core.scale_args
 _stream_handle = _core.stream_handle
 _is_compiling = _core.is_compiling
 
 
 def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out=None,
-           out_dtype=None, scale_a=None, scale_b=None, kernel=None, compute=None, stream=None):
+           out_dtype=None, scale_a=None, scale_b=None, scale_mode=None, fast_accum=False,
+           kernel=None, compute=None, stream=None):
     """D = act(alpha * a @ b + beta * c + bias), computed by tilegemm.
 
     a (m x k) and b (k x n) are torch CUDA tensors or arrays exposing DLPack or
@@ -60,35 +62,39 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
     are not torch tensors); otherwise D is a new torch tensor of out_dtype (default: the inputs'
     type; bf16 for fp8 inputs, int32 for int8 inputs). compute="tf32" rounds f32 inputs to tf32.
     kernel names a registered kernel (list_kernels()) instead of the planner's choice.
-    scale_a/scale_b (fp8 scales) are not yet in the C API: only None is taken.
+    fp8 inputs only: scale_a and scale_b, float32 tensors on a's device, scale a and b
+    (docs/python.md): scale_mode "tensor" (shapes () or (1,)), "rowcol" ((m,) or (m, 1), and
+    (n,) or (1, n)) or "block" ((m, ceil(k/128)) per 1x128 slice of a row of a, and
+    (ceil(k/128), ceil(n/128)) per 128x128 block of b), with a leading batch dimension for an
+    operand that has batches of its own; None infers the mode from the shapes.
+    fast_accum=True accumulates all of k in the tensor cores' own format (faster, less accurate).
     Runs on `stream` (a cudaStream_t int, torch.cuda.Stream or CuPy stream); default: the current
     torch stream for torch tensors, the legacy default stream otherwise. Asynchronous, like any
     CUDA launch. Errors raise TilegemmError (the C library's message) or TypeError/ValueError.
     """
-    if scale_a is not None or scale_b is not None:
-        raise NotImplementedError(_core.SCALES_MESSAGE)
+    scales = _scale_args(scale_a, scale_b, scale_mode, fast_accum)
     if _is_compiling():
         return _op_call(a, b, c, float(alpha), float(beta), bias, activation, out, out_dtype,
-                        kernel, compute, stream)
+                        kernel, compute, stream, scales)
     tensor = _core.Tensor
     if tensor is not None and isinstance(a, tensor):
         plain = _core._PLAIN_TENSORS
         if type(a) not in plain or (isinstance(b, tensor) and type(b) not in plain):
             return _op_call(a, b, c, float(alpha), float(beta), bias, activation, out,
-                            out_dtype, kernel, compute, stream)
+                            out_dtype, kernel, compute, stream, scales)
         if stream is None:
             r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute,
-                       None)
+                       None, True, scales)
             return _run(r, _core._raw_stream(r.device))
         dev = a.get_device()
         if dev >= 0:  # D and any copies are allocated on `stream`
             s = _stream_handle(stream)
             with _core.torch.cuda.stream(_core.torch_stream(s, dev)):
                 return _run(_build(a, b, c, alpha, beta, bias, activation, out, out_dtype,
-                                   kernel, compute, s), s)
+                                   kernel, compute, s, True, scales), s)
     s = _stream_handle(stream)
     return _run(_build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute,
-                       s), s)
+                       s, True, scales), s)
 
 
 def _handle_for(device, request_device):
@@ -100,15 +106,17 @@ def _handle_for(device, request_device):
 
 
 def explain(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out=None,
-            out_dtype=None, kernel=None, compute=None, device=None):
+            out_dtype=None, scale_a=None, scale_b=None, scale_mode=None, fast_accum=False,
+            kernel=None, compute=None, device=None):
     """How tilegemm would run matmul(a, b, ...), in words (tg_explain): the request as validated,
     the kernel the planner picks and why, and every kernel's modeled cost or the reason it cannot
-    serve. Operands may be any arrays (CPU or meta tensors too) or tilegemm.spec(shape, dtype);
-    only their shapes, strides and dtypes are read. device: None (the operands' CUDA device, else
-    the current one), a device index, or (sm, sm_count) for a virtual device, e.g. (90, 132) for
-    an H100 SXM: no GPU needed. Raises TilegemmValueError for an invalid request."""
+    serve. Operands (scales too) may be any arrays (CPU or meta tensors too) or
+    tilegemm.spec(shape, dtype); only their shapes, strides and dtypes are read. device: None
+    (the operands' CUDA device, else the current one), a device index, or (sm, sm_count) for a
+    virtual device, e.g. (90, 132) for an H100 SXM: no GPU needed. Raises TilegemmValueError for
+    an invalid request."""
     r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, 0,
-               need_data=False)
+               need_data=False, scales=_scale_args(scale_a, scale_b, scale_mode, fast_accum))
     h = _handle_for(device, r.device)
     g = _core.ctypes.create_string_buffer(_lib.GEMM_PACKER.size)
     _lib.GEMM_PACKER.pack_into(g, 0, *r.fields)
@@ -120,27 +128,29 @@ def explain(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, ou
 
 
 def tune(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out=None,
-         out_dtype=None, compute=None, stream=None, warmup=3, iterations=20, flush_l2=True,
-         save=False):
+         out_dtype=None, scale_a=None, scale_b=None, scale_mode=None, fast_accum=False,
+         compute=None, stream=None, warmup=3, iterations=20, flush_l2=True, save=False):
     """Times every tunable kernel that serves matmul(a, b, ...) on these buffers (tg_tune),
     verifies the fastest against the fp64 oracle and records it in this thread's handle's tuning
     cache, which later calls of the same class and shape use; save=True also writes the cache
     file (tilegemm's default: $TILEGEMM_CACHE, else ~/.cache/tilegemm/tune.txt), which handles
     created later load. Synchronous; D (out, or a new tensor) is overwritten many times.
     Returns a TuneResult."""
+    scales = _scale_args(scale_a, scale_b, scale_mode, fast_accum)
     dev = a.get_device() if _core.Tensor is not None and isinstance(a, _core.Tensor) else -1
     if dev >= 0:
         s = _core._raw_stream(dev) if stream is None else _stream_handle(stream)
         with _core.torch.cuda.stream(_core.torch_stream(s, dev)):
             return _tune(a, b, c, alpha, beta, bias, activation, out, out_dtype, compute, s,
-                         warmup, iterations, flush_l2, save)
+                         warmup, iterations, flush_l2, save, scales)
     return _tune(a, b, c, alpha, beta, bias, activation, out, out_dtype, compute,
-                 _stream_handle(stream), warmup, iterations, flush_l2, save)
+                 _stream_handle(stream), warmup, iterations, flush_l2, save, scales)
 
 
 def _tune(a, b, c, alpha, beta, bias, activation, out, out_dtype, compute, s, warmup,
-          iterations, flush_l2, save):
-    r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, None, compute, s)
+          iterations, flush_l2, save, scales):
+    r = _build(a, b, c, alpha, beta, bias, activation, out, out_dtype, None, compute, s,
+               True, scales)
     h = _core.handle(r.device)
     g = _core.ctypes.create_string_buffer(_lib.GEMM_PACKER.size)
     _lib.GEMM_PACKER.pack_into(g, 0, *r.fields)

@@ -30,10 +30,6 @@ def _not_compiling():
 
 is_compiling = _not_compiling
 
-SCALES_MESSAGE = ("scale_a/scale_b: per-tensor fp8 scales are not yet in the C API; pass fp8 "
-                  "operands without scales (or fold the scales into alpha)")
-
-
 class TilegemmError(RuntimeError):
     """A tilegemm call failed. `status` is the tg_status code, `status_name` its C name; the
     message is tg_last_error's text."""
@@ -419,6 +415,170 @@ def _as_matrix(x, d, name, keep, stream, need_data):
     return d, mx, keep
 
 
+# ---- fp8 scales ----------------------------------------------------------------------------------
+# tilegemm.h's layouts of one batch's scales, as the shapes a scale tensor may have: each dimension
+# (extent, stride in floats), the stride None where any will do (an extent of 1).
+_ScaleLayout = namedtuple("_ScaleLayout", "forms floats")
+_SCALE_MODE_NAMES = ("tensor", "rowcol", "block")
+FP8_NAMES = ("e4m3", "e5m2")
+
+
+def _scale_layouts(mode, m, n, k):
+    """(scale_a's, scale_b's) _ScaleLayout of one batch under `mode`: tensor () or (1,); rowcol
+    (m,) or (m, 1) and (n,) or (1, n); block (m, KB) stored KB-major (scale_a[kb·m + i]) and
+    (KB, NB) stored NB-major (scale_b[(j/128)·KB + kb]), KB = ceil(k/128), NB = ceil(n/128)."""
+    if mode == "tensor":
+        forms = ((), ((1, None),))
+        return _ScaleLayout(forms, 1), _ScaleLayout(forms, 1)
+    if mode == "rowcol":
+        return (_ScaleLayout((((m, 1),), ((m, 1), (1, None))), m),
+                _ScaleLayout((((n, 1),), ((1, None), (n, 1))), n))
+    kb, nb = -(-k // L.SCALE_BLOCK_K), -(-n // L.SCALE_BLOCK_K)
+    return (_ScaleLayout((((m, 1), (kb, m)),), m * kb),
+            _ScaleLayout((((kb, 1), (nb, kb)),), kb * nb))
+
+
+def _scale_forms(layout, sets):
+    """The forms of an operand's scales over `sets` sets (one per batch, or one for all): a
+    leading dimension of sets, which one set may leave out."""
+    if sets > 1:
+        return tuple(((sets, layout.floats),) + f for f in layout.forms)
+    return layout.forms + tuple(((1, None),) + f for f in layout.forms)
+
+
+def _shape_text(form):
+    return str(tuple(e for e, _ in form))
+
+
+def _expected(layout, sets):
+    forms = _scale_forms(layout, sets)[:len(layout.forms)]
+    return " or ".join(_shape_text(f) for f in forms)
+
+
+def _fitting_form(shape, layout, sets):
+    shape = tuple(shape)
+    for form in _scale_forms(layout, sets):
+        if tuple(e for e, _ in form) == shape:
+            return form
+    return None
+
+
+def _sets_text(i, sets):
+    """What a message says of an operand's scale sets: one per batch, where it has batches."""
+    return f"; one set per batch of {'ab'[i]}'s {sets}" if sets > 1 else ""
+
+
+def _modes_text(layouts, i, sets):
+    """Every mode's accepted shapes of scale_a (i = 0) or scale_b (i = 1), for messages."""
+    return "; ".join(f"{mode}: {_expected(layouts[mode][i], sets)}"
+                     for mode in _SCALE_MODE_NAMES) + _sets_text(i, sets)
+
+
+def _infer_scale_mode(layouts, da, db, sets_a, sets_b):
+    """The one mode whose shapes both scale tensors have, else ValueError naming the argument
+    that fits no mode (or saying that they disagree, or fit several alike)."""
+    fits_a = [mode for mode in _SCALE_MODE_NAMES
+              if _fitting_form(da[2], layouts[mode][0], sets_a) is not None]
+    fits_b = [mode for mode in _SCALE_MODE_NAMES
+              if _fitting_form(db[2], layouts[mode][1], sets_b) is not None]
+    both = [mode for mode in fits_a if mode in fits_b]
+    if len(both) == 1:
+        return both[0]
+    for name, d, fits, i, sets in (("scale_a", da, fits_a, 0, sets_a),
+                                   ("scale_b", db, fits_b, 1, sets_b)):
+        if not fits:
+            raise ValueError(f"tilegemm: {name} has shape {tuple(d[2])}, which no scale mode "
+                             f"takes here ({_modes_text(layouts, i, sets)})")
+    if not both:
+        raise ValueError(f"tilegemm: scale_a's shape {tuple(da[2])} fits {'/'.join(fits_a)} "
+                         f"scales but scale_b's {tuple(db[2])} fits {'/'.join(fits_b)}: they "
+                         f"must agree")
+    raise ValueError(f"tilegemm: scale_a {tuple(da[2])} and scale_b {tuple(db[2])} fit "
+                     f"{' and '.join(both)} scales alike; pass scale_mode=")
+
+
+def _scale_operand(x, name, d, form, need_data, keep):
+    """(pointer, keep) of one operand's scales: its own memory when its strides are the layout's,
+    else (torch) a copy in that layout."""
+    if not need_data or all(e <= 1 or want is None or have == want
+                            for (e, want), have in zip(form, d[3])):
+        return d[1], keep
+    if not isinstance(x, _PLAIN_TENSORS):
+        raise ValueError(f"tilegemm: {name} has strides {tuple(d[3])}; tilegemm reads shape "
+                         f"{_shape_text(form)} with strides "
+                         f"{tuple(want or 1 for _, want in form)} (torch tensors are copied)")
+    copy = torch.empty_strided(tuple(e for e, _ in form), tuple(want or 1 for _, want in form),
+                               dtype=x.dtype, device=x.device)
+    copy.copy_(x)
+    return copy.data_ptr(), (keep or []) + [copy]
+
+
+def scale_args(scale_a, scale_b, scale_mode, fast_accum):
+    """build's `scales` argument: None when a call has no fp8 scales and no fast accumulation
+    (the common case, which then costs nothing)."""
+    if scale_a is None and scale_b is None and scale_mode is None and fast_accum is False:
+        return None
+    if fast_accum not in (False, True):  # 0 and 1 compare equal to them
+        raise TypeError(f"tilegemm: fast_accum must be True or False, not {fast_accum!r}")
+    return (scale_a, scale_b, scale_mode, bool(fast_accum))
+
+
+def _scales(scales, a_code, b_code, m, n, k, sets_a, sets_b, dev, stream, need_data, keep):
+    """(scale_mode code, scale_a pointer, scale_b pointer, fp8_fast_accum, keep) of build's
+    `scales` (scale_a, scale_b, scale_mode, fast_accum): the mode named or inferred from the
+    shapes, each tensor checked against tilegemm.h's layout (one set per batch of an operand
+    that is not shared by every batch, sets_a/sets_b), torch tensors of other strides copied."""
+    scale_a, scale_b, scale_mode, fast_accum = scales
+    fp8 = L.DTYPE_NAMES[a_code] in FP8_NAMES and L.DTYPE_NAMES[b_code] in FP8_NAMES
+    inputs = f"{L.DTYPE_NAMES[a_code]} x {L.DTYPE_NAMES[b_code]}"
+    if fast_accum and not fp8:
+        raise ValueError(f"tilegemm: fast_accum applies to fp8 inputs (e4m3, e5m2), not {inputs}")
+    if scale_mode is not None and scale_mode not in L.SCALE_MODES:
+        raise ValueError(f"tilegemm: scale_mode must be None, 'tensor', 'rowcol' or 'block', not "
+                         f"{scale_mode!r}")
+    if scale_a is None and scale_b is None:
+        if scale_mode not in (None, "none"):
+            raise ValueError(f"tilegemm: scale_mode={scale_mode!r} needs scale_a and scale_b")
+        return L.SCALE_MODES["none"], 0, 0, int(fast_accum), keep
+    if scale_a is None or scale_b is None:
+        given, missing = ("scale_a", "scale_b") if scale_b is None else ("scale_b", "scale_a")
+        raise ValueError(f"tilegemm: {missing} is None but {given} is given: fp8 scales come in "
+                         f"pairs (a tensor of one 1.0 is a scale of 1)")
+    if scale_mode == "none":
+        raise ValueError("tilegemm: scale_mode='none' takes no scale_a or scale_b")
+    if not fp8:
+        raise ValueError(f"tilegemm: scale_a/scale_b: scales apply to fp8 inputs (e4m3, e5m2), "
+                         f"not {inputs}")
+    da = describe(scale_a, "scale_a", stream, need_data)
+    db = describe(scale_b, "scale_b", stream, need_data)
+    for name, d in (("scale_a", da), ("scale_b", db)):
+        if L.DTYPE_NAMES[d[4]] != "f32":
+            raise TypeError(f"tilegemm: {name} is {L.DTYPE_NAMES[d[4]]}; scales are float32")
+        if need_data and d[5] != dev:
+            raise ValueError(f"tilegemm: {name} is on device {d[5]}, a on device {dev}")
+        if d[6] is not None:
+            keep = (keep or []) + [d[6]]
+    layouts = {mode: _scale_layouts(mode, m, n, k) for mode in _SCALE_MODE_NAMES}
+    if scale_mode is None:
+        scale_mode = _infer_scale_mode(layouts, da, db, sets_a, sets_b)
+    layout_a, layout_b = layouts[scale_mode]
+    form_a = _fitting_form(da[2], layout_a, sets_a)
+    form_b = _fitting_form(db[2], layout_b, sets_b)
+    for i, (name, form, d, layout, sets) in enumerate((("scale_a", form_a, da, layout_a, sets_a),
+                                                       ("scale_b", form_b, db, layout_b, sets_b))):
+        if form is None:
+            raise ValueError(f"tilegemm: {name} has shape {tuple(d[2])}; scale_mode="
+                             f"{scale_mode!r} takes {_expected(layout, sets)} here"
+                             f"{_sets_text(i, sets)}")
+    ptr_a, keep = _scale_operand(scale_a, "scale_a", da, form_a, need_data, keep)
+    ptr_b, keep = _scale_operand(scale_b, "scale_b", db, form_b, need_data, keep)
+    return L.SCALE_MODES[scale_mode], ptr_a, ptr_b, int(fast_accum), keep
+
+
+# tg_gemm's last fields without fp8 scales: scale_mode NONE, scale_a, scale_b, fp8_fast_accum.
+_NO_SCALES = (0, 0, 0, 0)
+FIELD_INDEX = {name: i for i, (name, _) in enumerate(L.Gemm._fields_)}  # a field's place in fields
+
 # A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
 # data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
 # in, and what must outlive the launch (DLPack capsules, copies of operands).
@@ -427,9 +587,10 @@ _DEFAULT_COMPUTE = {}  # dtype code -> tg_compute when compute is None
 
 
 def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream,
-          need_data=True):
+          need_data=True, scales=None):
     """Maps the operands onto a tg_gemm. torch operands whose layout has no copy-free form are
-    copied; a D tilegemm must allocate is allocated with torch (other arrays need `out`)."""
+    copied; a D tilegemm must allocate is allocated with torch (other arrays need `out`).
+    scales: scale_args(...) of the call (fp8 scales and fast accumulation), or None."""
     use_c = c is not None and beta != 0
     is_torch = isinstance(a, _PLAIN_TENSORS)
     if out is None and need_data and not is_torch:
@@ -541,11 +702,21 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
             keep = (keep or []) + [dbias[0]]
         bias_ptr, bias_code = dbias[1], dbias[4]
 
+    # fp8 scales: one set per batch of an operand that is not shared by every batch.
+    if scales is None:
+        scale_fields = _NO_SCALES
+    else:
+        sets_a = batch if batch > 1 and sa != L.BATCH_BROADCAST else 1
+        sets_b = batch if batch > 1 and sb != L.BATCH_BROADCAST else 1
+        *scale_fields, keep = _scales(scales, a_code, b_code, m, n, k, sets_a, sets_b, dev,
+                                      stream, need_data, keep)
+        scale_fields = tuple(scale_fields)
+
     fields = (m, n, k, batch, a_code, b_code, c_code, d_code,
               _compute(compute, a_code) if compute is not None else _DEFAULT_COMPUTE[a_code],
               ma[3], mb[3], md[3], ma[4], mb[4], ldc, md[4], sa, sb, sc, md[5], alpha, beta,
               _epilogue(bias is not None, activation), bias_ptr, bias_code,
-              _kernel_address(kernel) if kernel is not None else 0)
+              _kernel_address(kernel) if kernel is not None else 0) + scale_fields
     return Request(fields, da[1], db[1], c_ptr, dd[1], dev, result, copy_back, keep)
 
 

@@ -50,14 +50,18 @@ def _out_spec(a, b, c, beta, out_dtype):
 @torch.library.custom_op("tilegemm::matmul", mutates_args=())
 def matmul_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], bias: Optional[torch.Tensor],
               alpha: float, beta: float, activation: Optional[str], out_dtype: Optional[torch.dtype],
-              kernel: Optional[str], compute: Optional[str]) -> torch.Tensor:
+              kernel: Optional[str], compute: Optional[str], scale_a: Optional[torch.Tensor] = None,
+              scale_b: Optional[torch.Tensor] = None, scale_mode: Optional[str] = None,
+              fast_accum: bool = False) -> torch.Tensor:
     """D = act(alpha * a @ b + beta * c + bias) on the current stream, into a new tensor."""
-    r = _core.build(a, b, c, alpha, beta, bias, activation, None, out_dtype, kernel, compute, None)
+    r = _core.build(a, b, c, alpha, beta, bias, activation, None, out_dtype, kernel, compute, None,
+                    scales=_core.scale_args(scale_a, scale_b, scale_mode, fast_accum))
     return _core.run(r, _core._raw_stream(r.device))
 
 
 @matmul_op.register_fake
-def _matmul_fake(a, b, c, bias, alpha, beta, activation, out_dtype, kernel, compute):
+def _matmul_fake(a, b, c, bias, alpha, beta, activation, out_dtype, kernel, compute, scale_a=None,
+                 scale_b=None, scale_mode=None, fast_accum=False):
     shape, dtype, col = _out_spec(a, b, c, beta, out_dtype)
     if col:
         return a.new_empty(shape[:-2] + (shape[-1], shape[-2]), dtype=dtype).mT
@@ -68,40 +72,77 @@ def _matmul_fake(a, b, c, bias, alpha, beta, activation, out_dtype, kernel, comp
 def matmul_out_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor],
                   bias: Optional[torch.Tensor], alpha: float, beta: float,
                   activation: Optional[str], kernel: Optional[str], compute: Optional[str],
-                  out: torch.Tensor) -> None:
+                  out: torch.Tensor, scale_a: Optional[torch.Tensor] = None,
+                  scale_b: Optional[torch.Tensor] = None, scale_mode: Optional[str] = None,
+                  fast_accum: bool = False) -> None:
     """The same, into `out`."""
-    r = _core.build(a, b, c, alpha, beta, bias, activation, out, None, kernel, compute, None)
+    r = _core.build(a, b, c, alpha, beta, bias, activation, out, None, kernel, compute, None,
+                    scales=_core.scale_args(scale_a, scale_b, scale_mode, fast_accum))
     _core.run(r, _core._raw_stream(r.device))
 
 
 @matmul_out_op.register_fake
-def _matmul_out_fake(a, b, c, bias, alpha, beta, activation, kernel, compute, out):
+def _matmul_out_fake(a, b, c, bias, alpha, beta, activation, kernel, compute, out, scale_a=None,
+                     scale_b=None, scale_mode=None, fast_accum=False):
     return None
 
 
-def op_call(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream):
-    """tilegemm.matmul through the custom ops (torch.compile, tensor subclasses)."""
+def op_call(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream,
+            scales=None):
+    """tilegemm.matmul through the custom ops (torch.compile, tensor subclasses); scales is
+    _core.scale_args(...) of the call, or None."""
     if stream is not None:
         raise ValueError("tilegemm: stream= is not taken under torch.compile or with tensor "
                          "subclasses (the op runs on the current stream)")
+    scale_a, scale_b, scale_mode, fast_accum = scales or (None, None, None, False)
+    fast_accum = bool(fast_accum)
     if out is None:
         return torch.ops.tilegemm.matmul(a, b, c, bias, alpha, beta, activation, out_dtype,
-                                         kernel, compute)
+                                         kernel, compute, scale_a, scale_b, scale_mode,
+                                         fast_accum)
     if out_dtype is not None and out_dtype != out.dtype:
         raise ValueError(f"tilegemm: out_dtype {out_dtype} differs from out's dtype {out.dtype}")
-    torch.ops.tilegemm.matmul_out(a, b, c, bias, alpha, beta, activation, kernel, compute, out)
+    torch.ops.tilegemm.matmul_out(a, b, c, bias, alpha, beta, activation, kernel, compute, out,
+                                  scale_a, scale_b, scale_mode, fast_accum)
     return out
 
 
 _U_OUT = {"f32": 0.0, "f16": 2.0 ** -11, "bf16": 2.0 ** -8}
 _ABS = {"f32": 2.0 ** -149, "f16": 2.0 ** -24, "bf16": 2.0 ** -133}
+# fp8 (interface/measure.h): the tensor cores' own accumulation of fp8 products keeps about 14
+# bits; it runs over at most _FP8_PROMOTE_K of k before fp32 takes over (all of k with fast
+# accumulation, except under block scales); scales add _SCALE_ROUNDINGS fp32 roundings.
+_U_FP8_TENSOR_ACC = 2.0 ** -13
+_FP8_PROMOTE_K = 128
+_SCALE_ROUNDINGS = 3.0
+_U_F32 = 2.0 ** -24
+
+
+def operand_scales(s, mode, rows, cols, is_a, batched):
+    """The fp8 scale of every element of an operand (rows x cols per batch), in fp64, shaped to
+    broadcast against it: s is a scale tensor in a shape tilegemm.matmul takes under `mode`
+    ("tensor", "rowcol" or "block"), is_a says whether it scales a (rows = m, cols = k) or b
+    (rows = k, cols = n), batched whether the operand is 3-D."""
+    s = s.double()
+    block = L.SCALE_BLOCK_K
+    if mode == "tensor":
+        e = s.reshape(-1, 1, 1)
+    elif mode == "rowcol":
+        e = s.reshape(-1, rows, 1) if is_a else s.reshape(-1, 1, cols)
+    elif is_a:  # block: one per 1 x 128 slice of a row
+        e = s.reshape(-1, rows, -(-cols // block)).repeat_interleave(block, -1)[..., :cols]
+    else:  # block: one per 128 x 128 block
+        e = s.reshape(-1, -(-rows // block), -(-cols // block))
+        e = e.repeat_interleave(block, -2).repeat_interleave(block, -1)[..., :rows, :cols]
+    return e if batched else e[0]
 
 
 def error_bound(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out_dtype=None,
-                compute=None):
+                compute=None, scale_a=None, scale_b=None, scale_mode=None, fast_accum=False):
     """Per element, the bound tilegemm's tests hold matmul(a, b, ...) to (docs/python.md,
-    tools/common/tolerance.c): |D - exact| <= 4 (2 u_in + K 2^-24 + u_out + u_epi) mag + abs,
-    with mag = |alpha| |a| @ |b| + |beta| |c| + |bias| computed in fp64 (torch tensors only)."""
+    tools/common/tolerance.c): |D - exact| <= 4 (2 u_in + K 2^-24 + u_fp8 + u_out + u_epi) mag
+    + abs, with mag = |alpha| |sa a| @ |b sb| + |beta| |c| + |bias| computed in fp64 (torch
+    tensors only; sa, sb the fp8 scales, 1 without)."""
     code = (_core._dtype_code(out_dtype, "out_dtype") if out_dtype is not None
             else _core.default_out_code(_core._dtype_code(a.dtype, "a")))
     d_name = L.DTYPE_NAMES[code]
@@ -109,11 +150,29 @@ def error_bound(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None
     k = a.shape[-1]
     epilogue = alpha != 1.0 or beta != 0.0 or bias is not None or activation is not None
     u_in = 2.0 ** -11 if compute == "tf32" else 0.0
-    rel = 4.0 * (2.0 * u_in + (0.0 if ints else k * 2.0 ** -24) + _U_OUT.get(d_name, 0.0)
-                 + (4.0 * 2.0 ** -24 if epilogue else 0.0))
+    mode = "none"
+    scales = _core.scale_args(scale_a, scale_b, scale_mode, fast_accum)
+    if scales is not None:  # the mode the call would run, checked as matmul checks it
+        r = _core.build(a, b, None, 1.0, 0.0, None, None, None, out_dtype, None, compute, 0,
+                        need_data=False, scales=scales)
+        mode = {code: name for name, code in L.SCALE_MODES.items()}[
+            r.fields[_core.FIELD_INDEX["scale_mode"]]]
+    fp8 = (L.DTYPE_NAMES[_core._dtype_code(a.dtype, "a")] in _core.FP8_NAMES
+           and L.DTYPE_NAMES[_core._dtype_code(b.dtype, "b")] in _core.FP8_NAMES)
+    fast_run = k if fast_accum and mode != "block" else min(k, _FP8_PROMOTE_K)
+    u_fp8 = (fast_run * _U_FP8_TENSOR_ACC
+             + (_SCALE_ROUNDINGS * _U_F32 if mode != "none" else 0.0)) if fp8 else 0.0
+    rel = 4.0 * (2.0 * u_in + (0.0 if ints else k * _U_F32) + u_fp8 + _U_OUT.get(d_name, 0.0)
+                 + (4.0 * _U_F32 if epilogue else 0.0))
     if activation == "gelu":
         rel = rel * 1.13 + 2.0 ** -20
-    mag = abs(alpha) * torch.matmul(a.double().abs(), b.double().abs())
+    sa, sb = a.double().abs(), b.double().abs()
+    if mode != "none":
+        batched = a.dim() == 3 or b.dim() == 3
+        m, n = a.shape[-2], b.shape[-1]
+        sa = sa * operand_scales(scale_a, mode, m, k, True, batched).abs()
+        sb = sb * operand_scales(scale_b, mode, k, n, False, batched).abs()
+    mag = abs(alpha) * torch.matmul(sa, sb)
     if c is not None and beta != 0:
         mag = mag + abs(beta) * c.double().abs()
     if bias is not None:

@@ -1,6 +1,7 @@
 /*
- * test_cli_options.c — `tilegemm bench` option parsing: defaults, every option in both spellings,
- * and a one-line error naming the option for every bad value.
+ * test_cli_options.c — `tilegemm bench` option parsing: defaults, every option in both spellings
+ * (fp8 scales and accumulation included), and a one-line error naming the option for every bad
+ * value.
  */
 #include <string.h>
 
@@ -44,6 +45,7 @@ int main(void) {
   CHECK(o.g.a_order == TG_ROW_MAJOR && o.g.b_order == TG_COL_MAJOR && o.g.c_order == TG_ROW_MAJOR);
   CHECK(o.g.compute == TG_COMPUTE_F32 && o.g.alpha == 1.0 && o.g.beta == 0.0 && !o.g.kernel);
   CHECK(o.warmup == TG_CLI_DEFAULT_WARMUP && o.iterations == TG_CLI_DEFAULT_ITERATIONS && o.csv);
+  CHECK(o.g.scale_mode == TG_SCALE_NONE && !o.g.scale_a && !o.g.scale_b && !o.g.fp8_fast_accum);
 
   /* The example line. */
   PARSE_OK("--mnkl", "8192,8192,8192,2", "--ab-dtype", "Float16", "--c-dtype", "f16", "--acc-dtype",
@@ -71,6 +73,16 @@ int main(void) {
   CHECK(o.g.compute == TG_COMPUTE_TF32 && o.g.c_type == TG_F32 && o.g.kernel == NULL);
   PARSE_OK("--ab-dtype", "e4m3");
   CHECK(o.g.c_type == TG_BF16);
+
+  /* fp8 scales and accumulation, in both spellings and any case. */
+  PARSE_OK("--ab-dtype", "e4m3", "--scale", "block", "--fast-accum");
+  CHECK(o.g.scale_mode == TG_SCALE_BLOCK && o.g.fp8_fast_accum == 1);
+  PARSE_OK("--ab-dtype=e5m2", "--scale=RowCol");
+  CHECK(o.g.scale_mode == TG_SCALE_ROW_COL && o.g.fp8_fast_accum == 0);
+  PARSE_OK("--scale", "tensor", "--scale", "none");
+  CHECK(o.g.scale_mode == TG_SCALE_NONE); /* the last one counts */
+  PARSE_OK("--scale", "TENSOR");
+  CHECK(o.g.scale_mode == TG_SCALE_TENSOR);
 
   int help = 0;
   char *hv[] = {(char *)"tilegemm", (char *)"bench", (char *)"--help"};
@@ -100,6 +112,10 @@ int main(void) {
   PARSE_FAILS("--ldb", "--ldb", "-3");
   PARSE_FAILS("--csv", "--csv=1");
   PARSE_FAILS("--kernel", "--kernel");
+  PARSE_FAILS("--scale", "--scale", "perrow");
+  PARSE_FAILS("--scale", "--scale=");
+  PARSE_FAILS("--scale", "--scale");
+  PARSE_FAILS("--fast-accum", "--fast-accum=1");
   PARSE_FAILS("--frobnicate", "--frobnicate");
 
   /* Value parsers. */
@@ -115,5 +131,15 @@ int main(void) {
   for (int i = TG_EPI_NONE; i <= TG_EPI_BIAS_GELU;
        ++i) /* every name the library prints parses back */
     CHECK(tg_parse_epilogue(tg_epilogue_name((tg_epilogue)i), &e) == 0 && e == (tg_epilogue)i);
+  /* The bad --scale value's message lists the good ones. */
+  PARSE_FAILS("--scale", "--scale", "rows");
+  CHECK_MSG(strstr(err, "'rows'") && strstr(err, "none tensor rowcol block"), "%s", err);
+  tg_scale_mode sm;
+  for (int i = TG_SCALE_NONE; i <= TG_SCALE_BLOCK; ++i) /* every name parses back */
+    CHECK(tg_parse_scale_mode(tg_scale_mode_name((tg_scale_mode)i), &sm) == 0 &&
+          sm == (tg_scale_mode)i);
+  CHECK(strcmp(tg_scale_mode_name(TG_SCALE_ROW_COL), "rowcol") == 0);
+  CHECK(strcmp(tg_scale_mode_name((tg_scale_mode)9), "?") == 0);
+  CHECK(tg_parse_scale_mode("", &sm) != 0 && tg_parse_scale_mode("row_col", &sm) != 0);
   return tg_test_finish("test_cli_options");
 }

@@ -1,7 +1,7 @@
 /*
  * test_run_options.c — the command lines of `tilegemm tune` and `tilegemm sweep` and their
- * shape lists: --mnkl ranges, shape files, types, bench's forwarded options, and a one-line
- * error naming the option for every bad value.
+ * shape lists: --mnkl ranges, shape files, types, bench's forwarded options (fp8 scales among
+ * them), and a one-line error naming the option for every bad value.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -139,9 +139,15 @@ static void test_types(void) {
   tg_type_choice_apply(t, &g);
   CHECK(g.a_type == TG_E4M3 && g.b_type == TG_E4M3 && g.c_type == TG_BF16 &&
         g.compute == TG_COMPUTE_F32);
-  CHECK(tg_parse_type_choice("int8", &t) == 0);
+  g.scale_mode = TG_SCALE_BLOCK; /* fp8 keeps its scales and accumulation ... */
+  g.fp8_fast_accum = 1;
+  CHECK(tg_parse_type_choice("e5m2", &t) == 0);
+  tg_type_choice_apply(t, &g);
+  CHECK(g.a_type == TG_E5M2 && g.scale_mode == TG_SCALE_BLOCK && g.fp8_fast_accum == 1);
+  CHECK(tg_parse_type_choice("int8", &t) == 0); /* ... other types go without */
   tg_type_choice_apply(t, &g);
   CHECK(g.compute == TG_COMPUTE_S32 && g.d_type == TG_S32 && g.bias_type == TG_F32);
+  CHECK(g.scale_mode == TG_SCALE_NONE && g.fp8_fast_accum == 0);
   CHECK(tg_parse_type_choice("s32", &t) != 0 && tg_parse_type_choice("f64", &t) != 0);
 }
 
@@ -167,6 +173,13 @@ static void test_tune(void) {
   CHECK(!o.save && !o.flush_l2);
   OK(parse_tune, o, "--mnkl", "64,64,64", "--cold-l2");
   CHECK(o.flush_l2 == 1);
+  CHECK(o.base.g.scale_mode == TG_SCALE_NONE && !o.base.g.fp8_fast_accum);
+  /* fp8 scales and accumulation are bench's options, forwarded. */
+  OK(parse_tune, o, "--mnkl", "64,64,64", "--ab-dtype", "e4m3", "--scale", "rowcol",
+     "--fast-accum");
+  CHECK(o.base.g.scale_mode == TG_SCALE_ROW_COL && o.base.g.fp8_fast_accum == 1);
+  OK(parse_tune, o, "--mnkl", "64,64,64", "--scale=block");
+  CHECK(o.base.g.scale_mode == TG_SCALE_BLOCK && !o.base.g.fp8_fast_accum);
   /* The shape's type overrides the problem's for that shape only. */
   tg_gemm g;
   tg_shape s = {0};
@@ -193,6 +206,9 @@ static void test_tune(void) {
   FAILS(parse_tune, o, "--vs-cublas", "--mnkl", "8,8,8", "--vs-cublas");
   FAILS(parse_tune, o, "--no-save", "--mnkl", "8,8,8", "--no-save=1");
   FAILS(parse_tune, o, "--mnkl", "--ab-dtype", "f16");
+  FAILS(parse_tune, o, "--scale", "--mnkl", "8,8,8", "--scale", "blocks");
+  FAILS(parse_tune, o, "--scale", "--mnkl", "8,8,8", "--scale");
+  FAILS(parse_tune, o, "--fast-accum", "--mnkl", "8,8,8", "--fast-accum=0");
   tg_tune_cli_free(&o);
 }
 
@@ -220,6 +236,15 @@ static void test_sweep(void) {
   CHECK(o.check_max == 4096 && strcmp(o.base.g.kernel, "ref") == 0 &&
         o.base.g.b_order == TG_ROW_MAJOR);
   CHECK(o.base.exact);
+  /* --scale and --fast-accum reach the fp8 types' runs; the others run without. */
+  OK(parse_sweep, o, "--mnkl", "64,64,64", "--dtype", "e4m3,bf16", "--scale", "tensor",
+     "--fast-accum");
+  CHECK(o.base.g.scale_mode == TG_SCALE_TENSOR && o.base.g.fp8_fast_accum == 1);
+  tg_gemm g;
+  tg_shape_request(&o.base.g, &o.shapes.items[0], &o.types[0], &g);
+  CHECK(g.a_type == TG_E4M3 && g.scale_mode == TG_SCALE_TENSOR && g.fp8_fast_accum == 1);
+  tg_shape_request(&o.base.g, &o.shapes.items[0], &o.types[1], &g);
+  CHECK(g.a_type == TG_BF16 && g.scale_mode == TG_SCALE_NONE && g.fp8_fast_accum == 0);
   FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype", "bf16,x");
   FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype");
   FAILS(parse_sweep, o, "--dtype", "--mnkl", "8,8,8", "--dtype",
@@ -231,6 +256,8 @@ static void test_sweep(void) {
   FAILS(parse_sweep, o, "--cold-l2", "--mnkl", "8,8,8", "--cold-l2=yes");
   FAILS(parse_sweep, o, "--shapes", "--shapes", "/nonexistent.txt");
   FAILS(parse_sweep, o, "--shapes", "--dtype", "bf16");
+  FAILS(parse_sweep, o, "--scale", "--mnkl", "8,8,8", "--scale", "per-row");
+  FAILS(parse_sweep, o, "--fast-accum", "--mnkl", "8,8,8", "--fast-accum=yes");
   tg_sweep_cli_free(&o);
   unlink(path);
 }

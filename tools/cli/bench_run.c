@@ -6,7 +6,10 @@
  * pair of events; ours and cuBLAS alternate, each on a set the other has not touched for half a
  * rotation (with one set, both on it), because a set one library has just read would hand the
  * other its L2 lines and flatter memory-bound shapes; medians.
- * Verification: D poisoned with NaN, one run, compared with the fp64 GPU oracle.
+ * fp8 scales (--scale): one set, random in [0.5, 2), shared by every input set and by
+ * cuBLASLt (small beside the operands: they are not rotated).
+ * Verification: D poisoned with NaN, one run, compared with the fp64 GPU oracle (which applies
+ * the scales of the request it is given).
  */
 #include "bench_run.h"
 
@@ -18,6 +21,7 @@
 #include "cpu_ref.h"
 #include "cublas_runner.h"
 #include "device_tools.h"
+#include "operands.h"
 #include "tolerance.h"
 
 /* Total input bytes that must exceed L2 for a set to be evicted before its reuse. */
@@ -96,6 +100,7 @@ int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, 
   const tg_gemm *g = &o->g;
   operand_set sets[MAX_SETS];
   void *bias = NULL;
+  tg_scales scales = {NULL, NULL};
   double *ref = NULL, *mag = NULL;
   cudaEvent_t *ev = NULL;
   float *t_ours = NULL, *t_cublas = NULL;
@@ -134,7 +139,7 @@ int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, 
       CUDA_TRY(tg_fill_random_device(sets[s].c, sp.c / (int64_t)tg_dtype_size(g->c_type), g->c_type,
                                      seed + 3, o->exact, 0));
   }
-  tg_gemm gb = *g; /* with the bias pointer filled in */
+  tg_gemm gb = *g; /* with the bias and scale pointers filled in */
   if (g->epilogue == TG_EPI_BIAS || g->epilogue == TG_EPI_BIAS_RELU ||
       g->epilogue == TG_EPI_BIAS_GELU) {
     CUDA_TRY(cudaMalloc(&bias, (size_t)(g->n ? g->n : 1) * tg_dtype_size(g->bias_type)));
@@ -142,6 +147,9 @@ int tg_bench_run(tg_handle *h, const tg_bench_options *o, tg_bench_result *res, 
         tg_fill_random_device(bias, g->n, g->bias_type, o->seed * 1000003ull + 7u, o->exact, 0));
     gb.bias = bias;
   }
+  if (tg_scales_alloc(g, o->seed, o->exact, &scales, err, err_len) != 0) goto done;
+  gb.scale_a = scales.a; /* NULL without scales */
+  gb.scale_b = scales.b;
   if (o->vs_cublas) {
     cb = tg_cublas_create(&gb, res->cublas_note, sizeof res->cublas_note);
   }
@@ -237,6 +245,7 @@ done:
   tg_cublas_destroy(cb);
   for (int s = 0; s < nsets; ++s) free_set(&sets[s]);
   cudaFree(bias);
+  tg_scales_free(&scales);
   cudaFree(ref);
   cudaFree(mag);
   return rc;

@@ -37,6 +37,9 @@ static const char k_help[] =
     "  --ab-dtype, --a-dtype, --b-dtype, --c-dtype, --d-dtype, --acc-dtype, --a-major,\n"
     "  --b-major, --c-major, --lda, --ldb, --ldc, --ldd, --alpha, --beta, --epilogue,\n"
     "  --bias-dtype, --seed\n"
+    "  --scale none|tensor|rowcol|block, --fast-accum   fp8 scales (random in [0.5, 2)) and\n"
+    "                        accumulation, as bench (a shape file's line of a type other than\n"
+    "                        fp8 runs without)\n"
     "measurement:\n"
     "  --warmup N            untimed runs per candidate                (default 5)\n"
     "  --iterations N        timed runs per candidate; the median is kept (default 30)\n"
@@ -152,6 +155,8 @@ static void tune_one(tg_handle *h, const tg_tune_cli *o, const tg_tune_options *
   row->flops = tg_request_flops(&g);
   if (tg_operands_alloc(&g, o->base.seed, &op, row->error, sizeof row->error) != 0) return;
   g.bias = op.bias;
+  g.scale_a = op.scales.a;
+  g.scale_b = op.scales.b;
   if (tg_tune(h, &g, op.a, op.b, op.c, op.d, 0, topt, &res) != TG_OK) {
     snprintf(row->error, sizeof row->error, "%s", tg_last_error(h));
   } else {

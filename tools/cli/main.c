@@ -23,6 +23,13 @@ static const char k_usage[] =
     "  sweep    shapes x types (bench/shapes/*.txt) vs cuBLAS, verified: CSV for bench/plot.py\n"
     "  version  the library version\n"
     "\n"
+    "request options: bench, verify and explain describe a request with the same options\n"
+    "(tune and sweep with most of them): sizes (--mnkl), types (--ab-dtype, --c-dtype, ...),\n"
+    "majors, leading dimensions, alpha, beta, the epilogue, the kernel, and for fp8 inputs\n"
+    "their scales (--scale none|tensor|rowcol|block: one per matrix, per row of A and column\n"
+    "of B, or per 1x128 slice of A and 128x128 block of B) and accumulation (--fast-accum:\n"
+    "all of k in the tensor cores' format); `tilegemm bench --help` lists them all.\n"
+    "\n"
     "`tilegemm <command> --help` describes a command's options.\n"
     "exit codes: 0 ok, 1 usage or run-time error, 2 no CUDA device, 3 verification failed\n";
 

@@ -1,7 +1,7 @@
 /*
  * operands.h — device buffers of one request, filled with random data (never zeros): what
- * `tilegemm tune` hands to tg_tune. (`bench` and `sweep` measure through tg_bench_run, which
- * manages its own rotating sets.)
+ * `tilegemm tune` hands to tg_tune, and the fp8 scales of a request (tune and tg_bench_run).
+ * (`bench` and `sweep` measure through tg_bench_run, which manages its own rotating sets.)
  */
 #ifndef TG_CLI_OPERANDS_H
 #define TG_CLI_OPERANDS_H
@@ -10,14 +10,40 @@
 #include <stdint.h>
 #include "tilegemm.h"
 
+/* The fp32 scales of a request's fp8 operands in device memory, laid out as tilegemm.h's
+ * tg_scale_mode says; both NULL when the request has none. */
+typedef struct tg_scales {
+  float *a, *b;
+} tg_scales;
+
 typedef struct tg_operands {
   void *a, *b, *c, *d, *bias; /* c is NULL when beta == 0; bias when the epilogue has one */
+  tg_scales scales;           /* when g->scale_mode is not TG_SCALE_NONE */
 } tg_operands;
 
-/* Allocates and fills A, B, C (beta != 0) and the bias of *g (data seeded by seed); D is
- * allocated, not filled. 0, or -1 with the CUDA error in err (nothing stays allocated). */
+/* Allocates and fills A, B, C (beta != 0), the bias and the fp8 scales of *g (data seeded by
+ * seed); D is allocated, not filled. 0, or -1 with the CUDA error in err (nothing stays
+ * allocated). */
 int tg_operands_alloc(const tg_gemm *g, uint64_t seed, tg_operands *op, char *err, size_t err_len);
 
 void tg_operands_free(tg_operands *op);
+
+/* Floats of operand `operand`'s scales ('a' or 'b') over every batch of *g: one set per batch
+ * (tg_scale_floats of the mode), one set in all for an operand of batch stride
+ * TG_BATCH_BROADCAST, 0 without scales. No GPU involved. */
+int64_t tg_scale_count(const tg_gemm *g, char operand);
+
+/* Scale i of the scales seeded by seed: log-uniform in [0.5, 2); with exact, 0.5 or 1 (powers
+ * of two keep the products of exact-mode data exact). The same on every machine. */
+float tg_scale_value(uint64_t seed, int64_t i, int exact);
+
+/* Allocates and fills the scales of *g (nothing when g->scale_mode is TG_SCALE_NONE) with
+ * values of tg_scale_value, seeded by the data seed `seed` as tg_operands_alloc seeds the
+ * operands (so bench and tune draw the same scales for one --seed). 0, or -1 with the CUDA
+ * error in err (nothing stays allocated). */
+int tg_scales_alloc(const tg_gemm *g, uint64_t seed, int exact, tg_scales *s, char *err,
+                    size_t err_len);
+
+void tg_scales_free(tg_scales *s);
 
 #endif /* TG_CLI_OPERANDS_H */

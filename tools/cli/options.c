@@ -79,6 +79,24 @@ int tg_parse_epilogue(const char *s, tg_epilogue *out) {
   return -1;
 }
 
+/* --scale's names, indexed by tg_scale_mode. */
+static const char *const k_scale_mode_names[] = {"none", "tensor", "rowcol", "block"};
+#define SCALE_MODE_COUNT (sizeof k_scale_mode_names / sizeof k_scale_mode_names[0])
+_Static_assert(SCALE_MODE_COUNT == TG_SCALE_BLOCK + 1, "a name for every tg_scale_mode");
+
+const char *tg_scale_mode_name(tg_scale_mode m) {
+  return (unsigned)m < SCALE_MODE_COUNT ? k_scale_mode_names[m] : "?";
+}
+
+int tg_parse_scale_mode(const char *s, tg_scale_mode *out) {
+  for (size_t i = 0; i < SCALE_MODE_COUNT; ++i)
+    if (strcasecmp(s, k_scale_mode_names[i]) == 0) {
+      *out = (tg_scale_mode)i;
+      return 0;
+    }
+  return -1;
+}
+
 const char *tg_compute_name(tg_compute c) {
   return c == TG_COMPUTE_F32    ? "f32"
          : c == TG_COMPUTE_TF32 ? "tf32"
@@ -234,6 +252,13 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
       if (tg_parse_dtype(v, &o->g.bias_type) != 0)
         return fail(err, n, "option --bias-dtype: unknown dtype '%s' (f32 f16 bf16)", v);
       have_bias_type = 1;
+    } else if (OPT("--scale", 1)) {
+      MISSING();
+      if (tg_parse_scale_mode(v, &o->g.scale_mode) != 0)
+        return fail(err, n, "option --scale: unknown value '%s' (none tensor rowcol block)", v);
+    } else if (OPT("--fast-accum", 0)) {
+      NO_VALUE();
+      o->g.fp8_fast_accum = 1;
     } else if (OPT("--kernel", 1)) {
       MISSING();
       o->g.kernel = strcmp(v, "auto") == 0 ? NULL : v;

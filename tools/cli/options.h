@@ -23,7 +23,7 @@ typedef struct tg_bench_options {
   int vs_cublas;      /* also time cuBLASLt on the same buffers */
   int csv;            /* print one CSV row (with header) instead of the table */
   int exact;          /* small-integer data: the check then compares bitwise */
-  uint64_t seed;      /* data seed */
+  uint64_t seed;      /* data seed (operands, bias and fp8 scales) */
 } tg_bench_options;
 
 /* Parses argv[first..argc) of `bench`. Returns 0, or -1 with a one-line message naming the
@@ -55,6 +55,8 @@ int tg_cli_match(const char *name, int takes_value, int argc, char **argv, int *
 /* Parsers of single values (exposed for tests). Return 0 on success, -1 otherwise. */
 int tg_parse_dtype(const char *s, tg_dtype *out);
 int tg_parse_epilogue(const char *s, tg_epilogue *out);
+/* --scale's value: none, tensor, rowcol or block (any case). */
+int tg_parse_scale_mode(const char *s, tg_scale_mode *out);
 int tg_parse_int64_list(const char *s, int64_t *vals, int min_count, int max_count, int *count);
 /* The order of operand `operand` ('a', 'b' or 'c') for its --X-major letter, as the CuTe DSL
  * examples name them: A k (row-major) or m, B k (column-major) or n, C/D n (row-major) or m. */
@@ -62,6 +64,8 @@ int tg_parse_major(char operand, const char *s, tg_order *out);
 
 /* Names for printing (epilogues: the library's tg_epilogue_name). */
 const char *tg_compute_name(tg_compute c);
+/* A scale mode as --scale spells it ("none", "tensor", "rowcol", "block"), "?" if unknown. */
+const char *tg_scale_mode_name(tg_scale_mode m);
 /* The --X-major letter of operand `operand` stored in `order` (the inverse of tg_parse_major). */
 char tg_major_letter(char operand, tg_order order);
 

@@ -32,13 +32,18 @@ static char major_b(const tg_gemm *g) { return tg_major_letter('b', g->b_order);
 static char major_c(const tg_gemm *g) { return tg_major_letter('c', g->c_order); }
 
 void tg_report_problem(char *buf, size_t n, const tg_gemm *g) {
-  snprintf(buf, n,
-           "m=%lld n=%lld k=%lld l=%lld  A %s(%c-major) B %s(%c-major) C %s D %s(%c-major) "
-           "acc %s  alpha=%g beta=%g  epilogue %s",
-           (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
-           tg_dtype_name(g->a_type), major_a(g), tg_dtype_name(g->b_type), major_b(g),
-           tg_dtype_name(g->c_type), tg_dtype_name(g->d_type), major_c(g),
-           tg_compute_name(g->compute), g->alpha, g->beta, tg_epilogue_name(g->epilogue));
+  const int len =
+      snprintf(buf, n,
+               "m=%lld n=%lld k=%lld l=%lld  A %s(%c-major) B %s(%c-major) C %s D %s(%c-major) "
+               "acc %s  alpha=%g beta=%g  epilogue %s",
+               (long long)g->m, (long long)g->n, (long long)g->k, (long long)g->batch,
+               tg_dtype_name(g->a_type), major_a(g), tg_dtype_name(g->b_type), major_b(g),
+               tg_dtype_name(g->c_type), tg_dtype_name(g->d_type), major_c(g),
+               tg_compute_name(g->compute), g->alpha, g->beta, tg_epilogue_name(g->epilogue));
+  /* fp8 scales and accumulation, only where a request has them. */
+  if (len >= 0 && (size_t)len < n && (g->scale_mode != TG_SCALE_NONE || g->fp8_fast_accum))
+    snprintf(buf + len, n - (size_t)len, "  scales %s%s", tg_scale_mode_name(g->scale_mode),
+             g->fp8_fast_accum ? ", fast accumulation" : "");
 }
 
 static void check_text(char *buf, size_t n, const tg_check_outcome *c) {
@@ -88,7 +93,8 @@ void tg_report_csv_header(FILE *f) {
   fputs(
       "label,date,device,sm_clock_mhz,mem_clock_mhz,cuda,m,n,k,batch,a_type,b_type,c_type,"
       "d_type,acc,a_major,b_major,c_major,alpha,beta,epilogue,kernel,ms,tflops,gbps,check,"
-      "worst_ratio,cublas_ms,cublas_tflops,ratio_vs_cublas,floor_ms,floor_bound\n",
+      "worst_ratio,cublas_ms,cublas_tflops,ratio_vs_cublas,floor_ms,floor_bound,scale,"
+      "fast_accum\n",
       f);
 }
 
@@ -109,6 +115,7 @@ void tg_report_csv_row(FILE *f, const tg_report_context *c, const tg_bench_optio
             r->ms > 0 ? r->cublas_ms / r->ms : 0.0);
   else fputs(",,,", f);
   if (r->floor.known)
-    fprintf(f, "%.5f,%s\n", r->floor.ms, r->floor.memory_bound ? "memory" : "compute");
-  else fputs(",\n", f);
+    fprintf(f, "%.5f,%s,", r->floor.ms, r->floor.memory_bound ? "memory" : "compute");
+  else fputs(",,", f);
+  fprintf(f, "%s,%d\n", tg_scale_mode_name(g->scale_mode), g->fp8_fast_accum);
 }

@@ -19,18 +19,17 @@ typedef struct forwarded {
 } forwarded;
 
 static const forwarded k_tune_forwarded[] = {
-    {"--ab-dtype", 1},   {"--a-dtype", 1},    {"--b-dtype", 1},
-    {"--c-dtype", 1},    {"--d-dtype", 1},    {"--acc-dtype", 1},
-    {"--a-major", 1},    {"--b-major", 1},    {"--c-major", 1},
-    {"--lda", 1},        {"--ldb", 1},        {"--ldc", 1},
-    {"--ldd", 1},        {"--alpha", 1},      {"--beta", 1},
-    {"--epilogue", 1},   {"--bias-dtype", 1}, {"--warmup", 1},
-    {"--iterations", 1}, {"--seed", 1},       {NULL, 0}};
+    {"--ab-dtype", 1},   {"--a-dtype", 1},    {"--b-dtype", 1}, {"--c-dtype", 1},
+    {"--d-dtype", 1},    {"--acc-dtype", 1},  {"--a-major", 1}, {"--b-major", 1},
+    {"--c-major", 1},    {"--lda", 1},        {"--ldb", 1},     {"--ldc", 1},
+    {"--ldd", 1},        {"--alpha", 1},      {"--beta", 1},    {"--epilogue", 1},
+    {"--bias-dtype", 1}, {"--scale", 1},      {"--warmup", 1},  {"--iterations", 1},
+    {"--seed", 1},       {"--fast-accum", 0}, {NULL, 0}};
 
 static const forwarded k_sweep_forwarded[] = {
     {"--a-major", 1},  {"--b-major", 1}, {"--c-major", 1}, {"--alpha", 1},      {"--beta", 1},
     {"--epilogue", 1}, {"--kernel", 1},  {"--warmup", 1},  {"--iterations", 1}, {"--seed", 1},
-    {"--cold-l2", 0},  {"--exact", 0},   {NULL, 0}};
+    {"--scale", 1},    {"--cold-l2", 0}, {"--exact", 0},   {"--fast-accum", 0}, {NULL, 0}};
 
 static int fail(char *err, size_t n, const char *fmt, ...) {
   va_list ap;

@@ -17,8 +17,9 @@
 
 /* `tilegemm tune`. */
 typedef struct tg_tune_cli {
-  tg_bench_options base;  /* problem template (types, majors, alpha, beta, epilogue), warmup,
-                              iterations, seed: bench's options and defaults */
+  tg_bench_options base;  /* problem template (types, majors, alpha, beta, epilogue, fp8
+                              scales and accumulation), warmup, iterations, seed: bench's
+                              options and defaults */
   tg_shape_list shapes;   /* --mnkl and --shapes, in order */
   const char *cache_path; /* --cache FILE; NULL = the default file */
   const char *csv_path;   /* --csv FILE: every candidate's time; NULL = none */
@@ -28,8 +29,9 @@ typedef struct tg_tune_cli {
 
 /* `tilegemm sweep`. */
 typedef struct tg_sweep_cli {
-  tg_bench_options base; /* problem template (majors, alpha, beta, epilogue, kernel), warmup,
-                              iterations, seed, --cold-l2, --exact */
+  tg_bench_options base; /* problem template (majors, alpha, beta, epilogue, kernel, fp8
+                              scales and accumulation), warmup, iterations, seed, --cold-l2,
+                              --exact */
   tg_shape_list shapes;
   tg_type_choice types[TG_SWEEP_MAX_TYPES]; /* --dtype; bf16 when none is given */
   int type_count;
@@ -47,7 +49,8 @@ void tg_tune_cli_free(tg_tune_cli *o);
 void tg_sweep_cli_free(tg_sweep_cli *o);
 
 /* The request of one shape: the template with the shape's sizes and, when the shape names
- * a type (or `type` is not NULL), that type's A/B/C/D types. */
+ * a type (or `type` is not NULL), that type's A/B/C/D types (a type other than fp8 runs
+ * without the template's fp8 scales and fast accumulation: tg_type_choice_apply). */
 void tg_shape_request(const tg_gemm *base, const tg_shape *s, const tg_type_choice *type,
                       tg_gemm *g);
 

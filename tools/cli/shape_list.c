@@ -51,6 +51,10 @@ void tg_type_choice_apply(tg_type_choice t, tg_gemm *g) {
   g->compute = t.ab == TG_S8 ? TG_COMPUTE_S32 : t.tf32 ? TG_COMPUTE_TF32 : TG_COMPUTE_F32;
   g->c_type = g->d_type = t.ab == TG_S8 ? TG_S32 : fp8 ? TG_BF16 : t.ab;
   g->bias_type = t.ab == TG_S8 ? TG_F32 : g->d_type;
+  if (!fp8) { /* scales and fast accumulation are fp8's: other types of a run go without */
+    g->scale_mode = TG_SCALE_NONE;
+    g->fp8_fast_accum = 0;
+  }
 }
 
 void tg_shape_list_free(tg_shape_list *l) {

@@ -28,7 +28,8 @@ int tg_parse_type_choice(const char *s, tg_type_choice *out);
 const char *tg_type_choice_name(tg_type_choice t);
 
 /* Sets the types of *g: A and B, compute (s32 for s8, tf32 when asked, else f32), and C, D
- * and bias as bench defaults them (s32 for s8 inputs, bf16 for fp8, else A's type). */
+ * and bias as bench defaults them (s32 for s8 inputs, bf16 for fp8, else A's type). A type
+ * other than fp8 turns off g's fp8 scales and fast accumulation (they apply to fp8 alone). */
 void tg_type_choice_apply(tg_type_choice t, tg_gemm *g);
 
 typedef struct tg_shape {
