@@ -104,10 +104,10 @@ struct Sm90BF16 : Sm90AtomDefaults {
 #define TG_SM90_FP8_MMA(n, TA_, ta, TB_, tb)                \
   if constexpr (AT == TG_##TA_ && BT == TG_##TB_ && N == n) \
     warpgroup_mma_m64n##n##k32_##ta##_##tb(d, da, db, accumulate);
-#define TG_SM90_FP8_MMA_N(n)                                                            \
-  TG_SM90_FP8_MMA(n, E4M3, e4m3, E4M3, e4m3)                                            \
-  TG_SM90_FP8_MMA(n, E4M3, e4m3, E5M2, e5m2) TG_SM90_FP8_MMA(n, E5M2, e5m2, E4M3, e4m3) \
-      TG_SM90_FP8_MMA(n, E5M2, e5m2, E5M2, e5m2)
+#define TG_SM90_FP8_MMA_N(n)                 \
+  TG_SM90_FP8_MMA(n, E4M3, e4m3, E4M3, e4m3) \
+  TG_SM90_FP8_MMA(n, E4M3, e4m3, E5M2, e5m2) \
+  TG_SM90_FP8_MMA(n, E5M2, e5m2, E4M3, e4m3) TG_SM90_FP8_MMA(n, E5M2, e5m2, E5M2, e5m2)
 template <int AT, int BT, bool PROMOTE>
 struct Sm90F8 : Sm90AtomDefaults {
   static constexpr int kLeanDType = TG_BF16;

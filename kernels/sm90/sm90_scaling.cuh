@@ -85,8 +85,8 @@ struct Sm90Scaling {
 
   /* acc += part, or with BLOCK scales acc += part · sa · sb. */
   __device__ static void warpgroup_promote(float (&acc)[kRowBlocks][kAcc],
-                                           const float (&part)[kRowBlocks][kAcc],
-                                           const KScales &s, bool block) {
+                                           const float (&part)[kRowBlocks][kAcc], const KScales &s,
+                                           bool block) {
     if (kBlockScales && block) {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb) {
@@ -146,7 +146,8 @@ struct Sm90Scaling {
       for (int g = 0; g < kAcc / 4; ++g)
 #pragma unroll
         for (int c = 0; c < 2; ++c) {
-          const int64_t n = tn * BN + g * TG_SM90_ACC_GROUP_COLS + 2 * (lane % TG_SM90_ACC_QUADS) + c;
+          const int64_t n =
+              tn * BN + g * TG_SM90_ACC_GROUP_COLS + 2 * (lane % TG_SM90_ACC_QUADS) + c;
           col[2 * g + c] = n < p.n ? __ldg(sb + n) : 0.0f;
         }
 #pragma unroll
