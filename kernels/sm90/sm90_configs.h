@@ -77,12 +77,12 @@
   X(f8_128x128, "sm90_f8_128x128x128",                                                        \
     "fp8 TMA+wgmma m64n128k32, fp32 promotion every 128 of k, all scalings, 6 stages, 2-CTA " \
     "multicast, K-major",                                                                     \
-    128, 128, 6, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8, 85, 0)
+    128, 128, 6, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8, 75, 0)
 #define TG_SM90_ROW_f8_128x192(X)                                                             \
   X(f8_128x192, "sm90_f8_128x192x128",                                                        \
     "fp8 TMA+wgmma m64n192k32, fp32 promotion every 128 of k, scalings but BLOCK, 4 stages, " \
     "2-CTA multicast, K-major",                                                               \
-    128, 192, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8, 100, 0)
+    128, 192, 4, 2, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_FP8, 87, 0)
 #define TG_SM90_ROW_f8_128x256_fast(X)                                                      \
   X(f8_128x256_fast, "sm90_f8_128x256x128_fast",                                            \
     "fp8 TMA+wgmma m64n256k32, tensor-core accumulation (fp8_fast_accum), 4 stages, 2-CTA " \

@@ -30,6 +30,7 @@
 #include "cpu_ref.h"
 #include "gpu_case.h"
 #include "host_dtype.h"
+#include "problem.h"
 #include "random_values.h"
 #include "tilegemm.h"
 
@@ -531,7 +532,24 @@ static void test_gpu_oracle(void) {
         tg_host_store(C, i, g.c_type, tg_random_value(3, i, g.c_type, 0));
       for (int64_t i = 0; i < 45; ++i)
         tg_host_store(bias, i, TG_BF16, tg_random_value(4, i, TG_BF16, 0));
-      tg_cpu_reference(&g, A, B, C, bias, ref, mag);
+      /* fp8 scales of the type set, per batch, positive and of varied size. */
+      const int64_t nsa = tg_scale_floats(g.scale_mode, 0, g.m, g.k) * g.batch;
+      const int64_t nsb =
+          tg_scale_floats(g.scale_mode, g.scale_mode == TG_SCALE_BLOCK, g.n, g.k) * g.batch;
+      float *sa = malloc((size_t)(nsa + 1) * sizeof(float));
+      float *sb = malloc((size_t)(nsb + 1) * sizeof(float));
+      for (int64_t i = 0; i < nsa; ++i)
+        sa[i] = (float)(1.25 + 0.75 * tg_random_value(5, i, TG_F32, 0));
+      for (int64_t i = 0; i < nsb; ++i)
+        sb[i] = (float)(1.25 + 0.75 * tg_random_value(6, i, TG_F32, 0));
+      tg_cpu_reference_scaled(&g, A, B, C, bias, sa, sb, ref, mag);
+      float *dsa = NULL, *dsb = NULL;
+      cudaMalloc((void **)&dsa, (size_t)(nsa + 1) * sizeof(float));
+      cudaMalloc((void **)&dsb, (size_t)(nsb + 1) * sizeof(float));
+      cudaMemcpy(dsa, sa, (size_t)nsa * sizeof(float), cudaMemcpyHostToDevice);
+      cudaMemcpy(dsb, sb, (size_t)nsb * sizeof(float), cudaMemcpyHostToDevice);
+      g.scale_a = dsa;
+      g.scale_b = dsb;
       void *dA, *dB, *dC, *dbias;
       double *dref, *dmag;
       cudaMalloc(&dA, (size_t)na * ea);
@@ -561,6 +579,10 @@ static void test_gpu_oracle(void) {
       cudaFree(dbias);
       cudaFree(dref);
       cudaFree(dmag);
+      cudaFree(dsa);
+      cudaFree(dsb);
+      free(sa);
+      free(sb);
       free(A);
       free(B);
       free(C);

@@ -26,7 +26,8 @@ int64_t tg_operand_span(int64_t rows, int64_t cols, tg_order order, int64_t ld, 
 int64_t tg_element_offset(int64_t b, int64_t row, int64_t col, tg_order order, int64_t ld,
                           int64_t batch_stride);
 
-/* Computes, for a request that tg_check accepts, ref = act(alpha*A*B + beta*C + bias) in fp64
+/* Computes, for a request that tg_check accepts (without fp8 scales: tg_cpu_reference_scaled
+ * takes them), ref = act(alpha*A*B + beta*C + bias) in fp64
  * (before rounding to d_type) and mag = |alpha|*sum|a||b| + |beta||c| + |bias|, both packed
  * row-major m×n per batch. A, B, C and bias are host copies laid out as the request says.
  * mag may be NULL. Follows the contract: A and B unread when alpha == 0, C unread when
