@@ -32,11 +32,17 @@ FIG_WIDTH_IN = 9.0
 
 
 def type_of(row):
-    """The run's type as sweep names it: tf32 for tf32 compute, else the A/B type."""
+    """The run's type as sweep names it: tf32 for tf32 compute, else the A/B type; fp8 runs add
+    their scaling and fast accumulation (the CSV's scale and fast_accum columns, when present)."""
     if row["acc"] == "tf32":
         return "tf32"
     a, b = row["a_type"], row["b_type"]
-    return a if a == b else f"{a}/{b}"
+    name = a if a == b else f"{a}/{b}"
+    if row.get("scale", "none") not in ("", "none"):
+        name += f" {row['scale']}"
+    if row.get("fast_accum", "0") == "1":
+        name += " fast"
+    return name
 
 
 def shape_of(row):
