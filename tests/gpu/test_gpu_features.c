@@ -30,7 +30,6 @@
 #include "cpu_ref.h"
 #include "gpu_case.h"
 #include "host_dtype.h"
-#include "problem.h"
 #include "random_values.h"
 #include "tilegemm.h"
 
@@ -533,15 +532,11 @@ static void test_gpu_oracle(void) {
       for (int64_t i = 0; i < 45; ++i)
         tg_host_store(bias, i, TG_BF16, tg_random_value(4, i, TG_BF16, 0));
       /* fp8 scales of the type set, per batch, positive and of varied size. */
-      const int64_t nsa = tg_scale_floats(g.scale_mode, 0, g.m, g.k) * g.batch;
-      const int64_t nsb =
-          tg_scale_floats(g.scale_mode, g.scale_mode == TG_SCALE_BLOCK, g.n, g.k) * g.batch;
+      const int64_t nsa = tg_scale_count(&g, 'a'), nsb = tg_scale_count(&g, 'b');
       float *sa = malloc((size_t)(nsa + 1) * sizeof(float));
       float *sb = malloc((size_t)(nsb + 1) * sizeof(float));
-      for (int64_t i = 0; i < nsa; ++i)
-        sa[i] = (float)(1.25 + 0.75 * tg_random_value(5, i, TG_F32, 0));
-      for (int64_t i = 0; i < nsb; ++i)
-        sb[i] = (float)(1.25 + 0.75 * tg_random_value(6, i, TG_F32, 0));
+      for (int64_t i = 0; i < nsa; ++i) sa[i] = tg_scale_value(5, i, 0);
+      for (int64_t i = 0; i < nsb; ++i) sb[i] = tg_scale_value(6, i, 0);
       tg_cpu_reference_scaled(&g, A, B, C, bias, sa, sb, ref, mag);
       float *dsa = NULL, *dsb = NULL;
       cudaMalloc((void **)&dsa, (size_t)(nsa + 1) * sizeof(float));

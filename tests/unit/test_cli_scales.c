@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cpu_ref.h"
 #include "cublas_runner.h"
 #include "operands.h"
 #include "problem.h"

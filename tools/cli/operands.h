@@ -28,15 +28,6 @@ int tg_operands_alloc(const tg_gemm *g, uint64_t seed, tg_operands *op, char *er
 
 void tg_operands_free(tg_operands *op);
 
-/* Floats of operand `operand`'s scales ('a' or 'b') over every batch of *g: one set per batch
- * (tg_scale_floats of the mode), one set in all for an operand of batch stride
- * TG_BATCH_BROADCAST, 0 without scales. No GPU involved. */
-int64_t tg_scale_count(const tg_gemm *g, char operand);
-
-/* Scale i of the scales seeded by seed: log-uniform in [0.5, 2); with exact, 0.5 or 1 (powers
- * of two keep the products of exact-mode data exact). The same on every machine. */
-float tg_scale_value(uint64_t seed, int64_t i, int exact);
-
 /* Allocates and fills the scales of *g (nothing when g->scale_mode is TG_SCALE_NONE) with
  * values of tg_scale_value, seeded by the data seed `seed` as tg_operands_alloc seeds the
  * operands (so bench and tune draw the same scales for one --seed). 0, or -1 with the CUDA

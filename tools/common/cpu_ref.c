@@ -5,6 +5,7 @@
 
 #include "host_dtype.h"
 #include "problem.h"
+#include "random_values.h"
 
 /* Mirrors the library's activation constants (kernels/common/activation.cuh). */
 #define GELU_SQRT_2_OVER_PI 0.7978845608028654
@@ -100,4 +101,30 @@ void tg_cpu_reference_scaled(const tg_gemm *g, const void *A, const void *B, con
         ref[o] = tg_cpu_activate(g->epilogue, v);
         if (mag) mag[o] = scale;
       }
+}
+
+/* Random scales are log-uniform on [SCALE_MIN, SCALE_MAX): SCALE_MIN · 2^(SCALE_LOG2_SPAN·u). */
+#define SCALE_MIN 0.5
+#define SCALE_MAX 2.0f
+#define SCALE_LOG2_SPAN 2.0
+/* Exact mode's scales: powers of two, so that scaled products of small integers stay exact. */
+#define EXACT_SCALE_LOW 0.5f
+#define EXACT_SCALE_HIGH 1.0f
+
+int64_t tg_scale_count(const tg_gemm *g, char operand) {
+  if (g->scale_mode == TG_SCALE_NONE) return 0;
+  const int is_a = operand == 'a';
+  /* B's BLOCK scales cover 128×128 blocks; A's cover 1×128 slices (tilegemm.h). */
+  const int blocks = !is_a && g->scale_mode == TG_SCALE_BLOCK;
+  const int64_t per_batch = tg_scale_floats(g->scale_mode, blocks, is_a ? g->m : g->n, g->k);
+  const int64_t stride = is_a ? g->batch_stride_a : g->batch_stride_b;
+  return per_batch * (stride == TG_BATCH_BROADCAST ? 1 : g->batch);
+}
+
+float tg_scale_value(uint64_t seed, int64_t i, int exact) {
+  const double r = tg_random_value(seed, i, TG_F32, 0); /* uniform on [-1, 1) */
+  if (exact) return r < 0.0 ? EXACT_SCALE_LOW : EXACT_SCALE_HIGH;
+  const double u = 0.5 * (r + 1.0); /* [0, 1) */
+  const float v = (float)(SCALE_MIN * exp2(SCALE_LOG2_SPAN * u));
+  return v < SCALE_MAX ? v : nextafterf(SCALE_MAX, 0.0f); /* rounding to float may reach 2 */
 }

@@ -41,6 +41,15 @@ void tg_cpu_reference_scaled(const tg_gemm *g, const void *A, const void *B, con
                              const void *bias, const float *scale_a, const float *scale_b,
                              double *ref, double *mag);
 
+/* Floats of operand `operand`'s scales ('a' or 'b') over every batch of *g: one set per batch
+ * (tg_scale_floats of the mode), one set in all for an operand of batch stride
+ * TG_BATCH_BROADCAST, 0 without scales. No GPU involved. */
+int64_t tg_scale_count(const tg_gemm *g, char operand);
+
+/* Scale i of the scales seeded by seed: log-uniform in [0.5, 2); with exact, 0.5 or 1 (powers
+ * of two keep the products of exact-mode data exact). The same on every machine. */
+float tg_scale_value(uint64_t seed, int64_t i, int exact);
+
 /* The activation of an epilogue, in fp64. */
 double tg_cpu_activate(tg_epilogue e, double v);
 

@@ -26,12 +26,6 @@
 
 /* The images of a case: the operands, the bias, and the fp8 scales of A and B. */
 enum { OP_A, OP_B, OP_C, OP_D, OP_BIAS, OP_SCALE_A, OP_SCALE_B, OP_COUNT };
-/* fp8 scales: exact mode draws powers of two 2^e, e in [SCALE_EXACT_EXP_MIN, that + range);
- * otherwise values in [SCALE_MIN, SCALE_MIN + SCALE_SPAN). */
-#define SCALE_EXACT_EXP_MIN (-1)
-#define SCALE_EXACT_EXP_RANGE 4
-#define SCALE_MIN 0.5
-#define SCALE_SPAN 1.5
 
 typedef struct image {
   unsigned char *host; /* original bytes: guard | offset | data | guard */
@@ -348,13 +342,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
                                sizeof(float)};
   /* fp8 scales: one set per batch, or one for a broadcast operand (tilegemm.h's layouts). */
   const int scaled = g.scale_mode != TG_SCALE_NONE;
-  const int64_t scale_floats_a = scaled ? tg_scale_floats(g.scale_mode, 0, g.m, g.k) *
-                                              (g.batch_stride_a == TG_BATCH_BROADCAST ? 1 : g.batch)
-                                        : 0;
-  const int64_t scale_floats_b =
-      scaled ? tg_scale_floats(g.scale_mode, g.scale_mode == TG_SCALE_BLOCK, g.n, g.k) *
-                   (g.batch_stride_b == TG_BATCH_BROADCAST ? 1 : g.batch)
-             : 0;
+  const int64_t scale_floats_a = tg_scale_count(&g, 'a'), scale_floats_b = tg_scale_count(&g, 'b');
   const int64_t spans[OP_COUNT] = {
       tg_operand_span(g.m, g.k, g.a_order, lda, g.batch_stride_a, g.batch),
       tg_operand_span(g.k, g.n, g.b_order, ldb, g.batch_stride_b, g.batch),
@@ -389,13 +377,7 @@ tg_case_outcome tg_run_case(tg_handle *h, const tg_gemm *g_in, const tg_case_opt
     fill_logical(&im[OP_BIAS], g.bias_type, 1, g.n, TG_ROW_MAJOR, g.n, 0, 1, seed + 4, o->exact, 0);
   for (int i = OP_SCALE_A; scaled && i <= OP_SCALE_B; ++i)
     for (int64_t e = 0; e < spans[i]; ++e) {
-      const uint64_t scale_seed = seed + 5 + (uint64_t)(i - OP_SCALE_A);
-      const float v =
-          o->exact ? ldexpf(1.0f, SCALE_EXACT_EXP_MIN +
-                                      (int)tg_random_int(scale_seed, e, SCALE_EXACT_EXP_RANGE) %
-                                          SCALE_EXACT_EXP_RANGE)
-                   : (float)(SCALE_MIN +
-                             SCALE_SPAN * 0.5 * (tg_random_value(scale_seed, e, TG_F32, 0) + 1.0));
+      const float v = tg_scale_value(seed + 5 + (uint64_t)(i - OP_SCALE_A), e, o->exact);
       memcpy(im[i].host + im[i].data_at + (size_t)e * sizeof v, &v, sizeof v);
     }
   if (o->c_is_d) {
