@@ -112,6 +112,10 @@ def template_args(demangled):
     return None
 
 
+# tg_dtype numbers of the fp8 types (tilegemm.h), as Sm90F8's template arguments show them.
+FP8_TYPES = {"3": "e4m3", "4": "e5m2"}
+
+
 def key_of(demangled):
     """A key naming what an sm90 kernel computes, or None for other kernels."""
     if "sm90_gemm_kernel" not in demangled:
@@ -120,8 +124,14 @@ def key_of(demangled):
     if args is None:
         return None
     t = re.search(r"Sm90(BF16|F16)\b", args)
-    if not t:
+    f8 = re.search(r"Sm90F8<(\d+), (\d+), (?:true|false)>", args)
+    if not t and not f8:
         return None
+    if f8:  # the fp8 atom's own arguments (tg_dtype numbers) are not the configuration's
+        itype = "%s/%s" % (FP8_TYPES.get(f8.group(1), f8.group(1)), FP8_TYPES.get(f8.group(2), f8.group(2)))
+        args = args[:f8.start()] + args[f8.end():]
+    else:
+        itype = t.group(1).lower()
     lits = LITERAL.findall(args)
     sched = re.search(r"Sm90(Cooperative|Pingpong)\b", args)
     epi = re.search(r"Sm90Epilogue(Lean|Cast|Rest|Bias|Resid|Act)\b", args)
@@ -138,7 +148,7 @@ def key_of(demangled):
     bm, bn, stages, ak, bk, cm, cn = lits
     orders = ("K" if ak in ("true", "1") else "MN") + "/" + ("K" if bk in ("true", "1") else "MN")
     return "%s %sx%s %s stages, A/B %s-major, cluster %sx%s, %s, %s" % (
-        t.group(1).lower(), bm, bn, stages, orders, cm, cn, schedule, eset.upper())
+        itype, bm, bn, stages, orders, cm, cn, schedule, eset.upper())
 
 
 def keyed(kernels, include_all):

@@ -52,6 +52,7 @@ typedef struct tg_sm90_row_info {
   int wide_acc;           /* more than 128 accumulators per consumer thread */
   int stream_k;           /* may split work items between clusters */
   int smem_bytes_lean;    /* dynamic shared memory of its LEAN kernels */
+  int inputs;             /* the INPUTS column its atoms compile (sm90_configs.h) */
 } tg_sm90_row_info;
 
 /* A configuration's entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its

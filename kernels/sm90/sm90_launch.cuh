@@ -285,6 +285,7 @@ tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
  * refuses beyond the input class. First: the atom the row describes itself by. */
 struct Sm90Atoms16 {
   typedef Sm90F16 First;
+  static constexpr int kInputs = TG_SM90_SIXTEEN_BIT;
   static constexpr const char *kTakes = "f16/bf16 inputs, K-major unless it says any layout";
   template <class Row, class Op>
   static tg_status dispatch(const tg_problem *p, const Op &op) {
@@ -304,6 +305,7 @@ struct Sm90Atoms16 {
 template <bool PROMOTE>
 struct Sm90AtomsFp8 {
   typedef Sm90F8<TG_E4M3, TG_E4M3, PROMOTE> First;
+  static constexpr int kInputs = PROMOTE ? TG_SM90_FP8 : TG_SM90_FP8_FAST;
   static constexpr const char *kTakes = "e4m3/e5m2 inputs, K-major";
   template <class Row, class Op>
   static tg_status dispatch(const tg_problem *p, const Op &op) {
@@ -416,6 +418,7 @@ void sm90_row_describe(tg_sm90_row_info *out) {
   out->wide_acc = Cfg::kWideAcc;
   out->stream_k = Cfg::kStreamK;
   out->smem_bytes_lean = Sm90Kernel<Cfg, Sm90EpilogueLean>::kSmemBytes;
+  out->inputs = Row::Atoms::kInputs;
 }
 
 /* A configuration's C entry points (sm90.h): its launcher, its workspace hook, its wave count,

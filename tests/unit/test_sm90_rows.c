@@ -22,7 +22,7 @@
 
 typedef struct table_row {
   const char *fn, *name, *summary;
-  int bm, bn, stages, cm, cn, schedule, any_order, efficiency, rung;
+  int bm, bn, stages, cm, cn, schedule, any_order, inputs, efficiency, rung;
   tg_launch_fn launch;
   tg_workspace_fn workspace;
   tg_waves_fn waves;
@@ -42,6 +42,7 @@ typedef struct table_row {
    cn,                                                                                            \
    TG_SM90_##schedule,                                                                            \
    orders == TG_SM90_ANY_ORDER,                                                                   \
+   inputs,                                                                                        \
    eff,                                                                                           \
    rung,                                                                                          \
    tg_sm90_launch_##fn,                                                                           \
@@ -58,12 +59,15 @@ static const char *const k_set_names[TG_SM90_EPILOGUE_SETS] = {"LEAN", "CAST",  
 
 /* The kernel instances of every configuration: input types × epilogue sets × operand orders. */
 static int print_instances(void) {
-  static const char *const types[] = {"f16", "bf16"};
+  static const char *const sixteen_bit[] = {"f16", "bf16"};
+  static const char *const fp8[] = {"e4m3/e4m3", "e4m3/e5m2", "e5m2/e4m3", "e5m2/e5m2"};
   static const char *const orders[] = {"K/K", "K/MN", "MN/K", "MN/MN"};
   for (int r = 0; r < TABLE_ROWS; ++r) {
     tg_sm90_row_info info;
     k_table[r].describe(&info);
-    for (int t = 0; t < 2; ++t)
+    const int is_fp8 = info.inputs != TG_SM90_SIXTEEN_BIT;
+    const char *const *types = is_fp8 ? fp8 : sixteen_bit;
+    for (int t = 0; t < (is_fp8 ? 4 : 2); ++t)
       for (int set = 0; set < TG_SM90_EPILOGUE_SETS; ++set) {
         if (!(info.epilogue_sets & TG_SM90_SET_BIT(set))) continue;
         for (int o = 0; o < (info.mn_major ? 4 : 1); ++o)
@@ -119,6 +123,11 @@ int main(int argc, char **argv) {
     CHECK_MSG(info.cluster_m == k->cluster_m && info.cluster_n == k->cluster_n,
               "%s: compiled cluster", t->name);
     CHECK_MSG(info.schedule == t->schedule, "%s: compiled schedule", t->name);
+    CHECK_MSG(info.inputs == t->inputs, "%s: compiled the atoms of its INPUTS column", t->name);
+    CHECK_MSG(
+        k->inputs == (t->inputs == TG_SM90_SIXTEEN_BIT ? (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
+                                                       : TG_MASK(TG_IN_FP8)),
+        "%s: the registry's input classes follow its INPUTS column", t->name);
     CHECK_MSG(info.mn_major == (k->a_orders == TG_ORDERS_ANY),
               "%s: MN-major kernels compiled exactly when the row "
               "takes any layout",
