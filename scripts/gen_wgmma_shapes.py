@@ -31,28 +31,39 @@ HEADER = """/*
 """
 
 
-def wrapper(n, t):
+def emit(name, n, k, ptx_types, what, transposes):
+    """One wrapper: wgmma m64n<n>k<k> of ptx_types ("f16.f16", "e4m3.e5m2", ...); transposes:
+    whether the instruction takes the TRANS_A/TRANS_B immediates (16-bit types only)."""
     regs = n // 2
-    name = "warpgroup_mma_m64n%dk16_%s" % (n, t)
+    extra = 4 if transposes else 2  # operands after the accumulators: descs (+ transposes), flag
     out = ["", "/* acc (64×%d per warpgroup, %d fp32 per thread) = A·B (+ acc when accumulate), "
-           "A and B %s from shared memory. */" % (n, regs, t),
-           "template <int TRANS_A, int TRANS_B>",
-           "__device__ __forceinline__ void %s(float (&d)[%d], uint64_t desc_a, uint64_t desc_b," % (name, regs),
-           " " * 59 + "int accumulate) {",
-           "  asm volatile(",
-           '      "{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"' % (regs + 4),
-           '      "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s "' % (n, t, t),
-           '      "{"']
+           "%s from shared memory. */" % (n, regs, what)]
+    if transposes:
+        out.append("template <int TRANS_A, int TRANS_B>")
+    out += ["__device__ __forceinline__ void %s(float (&d)[%d], uint64_t desc_a, uint64_t desc_b," % (name, regs),
+            " " * 59 + "int accumulate) {",
+            "  asm volatile(",
+            '      "{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"' % (regs + extra),
+            '      "wgmma.mma_async.sync.aligned.m64n%dk%d.f32.%s "' % (n, k, ptx_types),
+            '      "{"']
     for r0 in range(0, regs, 16):
         items = ", ".join("%%%d" % r for r in range(r0, min(r0 + 16, regs)))
         out.append('      "%s%s"' % (items, ", " if r0 + 16 < regs else ""))
-    out.append('      "}, %%%d, %%%d, p, 1, 1, %%%d, %%%d;\\n}\\n"' % (regs, regs + 1, regs + 2, regs + 3))
+    if transposes:
+        out.append('      "}, %%%d, %%%d, p, 1, 1, %%%d, %%%d;\\n}\\n"' % (regs, regs + 1, regs + 2, regs + 3))
+    else:
+        out.append('      "}, %%%d, %%%d, p, 1, 1;\\n}\\n"' % (regs, regs + 1))
     for r0 in range(0, regs, 8):
         items = ", ".join('"+f"(d[%d])' % r for r in range(r0, r0 + 8))
         out.append("%s%s%s" % ("      : " if r0 == 0 else "        ", items, "," if r0 + 8 < regs else ""))
-    out.append('      : "l"(desc_a), "l"(desc_b), "n"(TRANS_A), "n"(TRANS_B), "r"(accumulate));')
+    out.append('      : "l"(desc_a), "l"(desc_b), %s"r"(accumulate));'
+               % ('"n"(TRANS_A), "n"(TRANS_B), ' if transposes else ""))
     out.append("}")
     return "\n".join(out)
+
+
+def wrapper(n, t):
+    return emit("warpgroup_mma_m64n%dk16_%s" % (n, t), n, 16, "%s.%s" % (t, t), "A and B %s" % t, True)
 
 
 FP8_SHAPES = (64, 128, 192, 256)  # N of the m64nNk32 wrappers the fp8 kernels use
@@ -76,26 +87,8 @@ FP8_HEADER = """/*
 
 
 def wrapper_fp8(n, ta, tb):
-    regs = n // 2
-    name = "warpgroup_mma_m64n%dk32_%s_%s" % (n, ta, tb)
-    out = ["", "/* acc (64×%d per warpgroup, %d fp32 per thread) = A·B (+ acc when accumulate), "
-           "A %s and B %s from shared memory. */" % (n, regs, ta, tb),
-           "__device__ __forceinline__ void %s(float (&d)[%d], uint64_t desc_a, uint64_t desc_b," % (name, regs),
-           " " * 59 + "int accumulate) {",
-           "  asm volatile(",
-           '      "{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n"' % (regs + 2),
-           '      "wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s.%s "' % (n, ta, tb),
-           '      "{"']
-    for r0 in range(0, regs, 16):
-        items = ", ".join("%%%d" % r for r in range(r0, min(r0 + 16, regs)))
-        out.append('      "%s%s"' % (items, ", " if r0 + 16 < regs else ""))
-    out.append('      "}, %%%d, %%%d, p, 1, 1;\\n}\\n"' % (regs, regs + 1))
-    for r0 in range(0, regs, 8):
-        items = ", ".join('"+f"(d[%d])' % r for r in range(r0, r0 + 8))
-        out.append("%s%s%s" % ("      : " if r0 == 0 else "        ", items, "," if r0 + 8 < regs else ""))
-    out.append('      : "l"(desc_a), "l"(desc_b), "r"(accumulate));')
-    out.append("}")
-    return "\n".join(out)
+    return emit("warpgroup_mma_m64n%dk32_%s_%s" % (n, ta, tb), n, 32, "%s.%s" % (ta, tb),
+                "A %s and B %s" % (ta, tb), False)
 
 
 def main():
