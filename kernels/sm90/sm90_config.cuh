@@ -64,39 +64,42 @@ struct Sm90AtomDefaults {
   static constexpr bool kScales = false;
 };
 
-/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. */
+/* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. TYPE: TG_F16 or TG_BF16. */
 #define TG_SM90_WGMMA_K_16BIT 16
-struct Sm90F16 : Sm90AtomDefaults {
-  static constexpr int kLeanDType = TG_F16;
+#define TG_SM90_16BIT_MMA(n, t)                                    \
+  if constexpr (N == n) {                                          \
+    warpgroup_mma_m64n##n##k16_##t<TA, TB>(d, da, db, accumulate); \
+    return;                                                        \
+  }
+/* clang-format off: it lays this list out differently on every pass */
+#define TG_SM90_16BIT_MMA_TYPE(t) \
+  TG_SM90_16BIT_MMA(256, t)       \
+  TG_SM90_16BIT_MMA(208, t)       \
+  TG_SM90_16BIT_MMA(192, t)       \
+  TG_SM90_16BIT_MMA(160, t)       \
+  TG_SM90_16BIT_MMA(144, t)       \
+  TG_SM90_16BIT_MMA(128, t)       \
+  TG_SM90_16BIT_MMA(64, t)
+/* clang-format on */
+template <int TYPE>
+struct Sm90Atom16 : Sm90AtomDefaults {
+  static constexpr int kLeanDType = TYPE;
   static constexpr int kElementBytes = 2;
   static constexpr int kK = TG_SM90_WGMMA_K_16BIT;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
-    if constexpr (N == 256) warpgroup_mma_m64n256k16_f16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 208) warpgroup_mma_m64n208k16_f16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 192) warpgroup_mma_m64n192k16_f16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 160) warpgroup_mma_m64n160k16_f16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 144) warpgroup_mma_m64n144k16_f16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 128) warpgroup_mma_m64n128k16_f16<TA, TB>(d, da, db, accumulate);
-    else warpgroup_mma_m64n64k16_f16<TA, TB>(d, da, db, accumulate);
+    static_assert(N == 64 || N == 128 || N == 144 || N == 160 || N == 192 || N == 208 || N == 256,
+                  "16-bit wgmma N must be 64, 128, 144, 160, 192, 208 or 256 (the wrappers built)");
+    if constexpr (TYPE == TG_F16) {
+      TG_SM90_16BIT_MMA_TYPE(f16)
+    } else {
+      TG_SM90_16BIT_MMA_TYPE(bf16)
+    }
   }
 };
-
-struct Sm90BF16 : Sm90AtomDefaults {
-  static constexpr int kLeanDType = TG_BF16;
-  static constexpr int kElementBytes = 2;
-  static constexpr int kK = TG_SM90_WGMMA_K_16BIT;
-  template <int N, int TA, int TB>
-  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
-    if constexpr (N == 256) warpgroup_mma_m64n256k16_bf16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 208) warpgroup_mma_m64n208k16_bf16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 192) warpgroup_mma_m64n192k16_bf16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 160) warpgroup_mma_m64n160k16_bf16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 144) warpgroup_mma_m64n144k16_bf16<TA, TB>(d, da, db, accumulate);
-    else if constexpr (N == 128) warpgroup_mma_m64n128k16_bf16<TA, TB>(d, da, db, accumulate);
-    else warpgroup_mma_m64n64k16_bf16<TA, TB>(d, da, db, accumulate);
-  }
-};
+/* Types of their own (not aliases), so that kernels keep the names Sm90F16 and Sm90BF16. */
+struct Sm90F16 : Sm90Atom16<TG_F16> {};
+struct Sm90BF16 : Sm90Atom16<TG_BF16> {};
 
 /* fp8 wgmma of a 64×N×32 step, A of type AT and B of type BT (TG_E4M3 or TG_E5M2), K-major
  * only. PROMOTE: the kernel adds every k-tile's sums into fp32 accumulators (kPromotes). */
