@@ -275,6 +275,20 @@ static void test_special_scalars(void) {
   }
 }
 
+enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
+/* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
+enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
+
+/* The type set of a stream-K variant on a kernel: f16 or bf16, or for an fp8 kernel BLOCK and
+ * TENSOR scales (promoting kernels) or ROW_COL and TENSOR scales with fast accumulation. */
+static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) {
+  const int odd = variant % 2;
+  if (strstr(kinfo->name, "_f8_") && strstr(kinfo->name, "_fast"))
+    return &k_types[odd ? FP8_ROWCOL_FAST_SET : FP8_TENSOR_FAST_SET];
+  if (strstr(kinfo->name, "_f8_")) return &k_types[odd ? FP8_TENSOR_SET : FP8_BLOCK_SET];
+  return &k_types[variant == 1 ? F16_SET : BF16_SET];
+}
+
 /* Whole tiles and aligned edge tiles through every epilogue on the tensor-core families: the
  * kernels finish these on their own inline paths (sm90: D, and C when read, move by TMA), which
  * the edge-heavy, misaligned cases above rarely reach. Every D type (C and bias of D's type),
@@ -284,6 +298,11 @@ static void test_special_scalars(void) {
  * (its C moves by TMA); sm80, whose aligned path is one loop over the shared epilogue, whole
  * tiles with and without C. */
 enum { C_NONE, C_READ, C_IS_D, C_SHARED_BY_BATCH, C_MODES };
+/* The inputs of the aligned-epilogue cases: bf16, or for an fp8 kernel its stream-K type sets
+ * (scalings it serves), rotating with `rotate`. */
+static const type_set *aligned_epilogue_types(const tg_kernel_info *kinfo, int rotate) {
+  return strstr(kinfo->name, "_f8_") ? stream_k_types(kinfo, rotate) : &k_types[BF16_SET];
+}
 static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   const int sm90 = strcmp(kinfo->family, "sm90") == 0;
   if (!sm90 && strcmp(kinfo->family, "sm80") != 0) return;
@@ -304,7 +323,8 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
             if (g_quick && sh * 2 + corder != (e + o + cm) % (n_shapes * 2)) continue;
             tg_gemm g;
             tg_case_options opt;
-            init(&g, &k_types[3], shapes[sh][0], shapes[sh][1], shapes[sh][2]); /* bf16 inputs */
+            init(&g, aligned_epilogue_types(kinfo, e + cm), shapes[sh][0], shapes[sh][1],
+                 shapes[sh][2]);
             g.kernel = kinfo->name;
             g.d_type = g.c_type = g.bias_type = outs[o];
             g.epilogue = (tg_epilogue)e;
@@ -329,7 +349,7 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
         if (g_quick && sh != (e + o) % n_shapes) continue; /* --quick: one shape each */
         tg_gemm g;
         tg_case_options opt;
-        init(&g, &k_types[3], shapes[sh][0], shapes[sh][1], shapes[sh][2]); /* bf16 inputs */
+        init(&g, aligned_epilogue_types(kinfo, e + o), shapes[sh][0], shapes[sh][1], shapes[sh][2]);
         g.kernel = kinfo->name;
         g.d_type = g.c_type = g.bias_type = outs[o];
         g.epilogue = bias_epilogues[e];
@@ -422,19 +442,6 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
  * collects partial sums); 5 exact bias+ReLU into bf16 on aligned rows (the tile's bias loaded
  * before the partial sums are collected). n is the misaligned width; the aligned variants take
  * n + N_SHORT - N_SHORT_ALIGNED. Every case runs twice, bit for bit. */
-enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
-/* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
-enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
-
-/* The type set of a stream-K variant on a kernel: f16 or bf16, or for an fp8 kernel BLOCK and
- * TENSOR scales (promoting kernels) or ROW_COL and TENSOR scales with fast accumulation. */
-static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) {
-  const int odd = variant % 2;
-  if (strstr(kinfo->name, "_f8_") && strstr(kinfo->name, "_fast"))
-    return &k_types[odd ? FP8_ROWCOL_FAST_SET : FP8_TENSOR_FAST_SET];
-  if (strstr(kinfo->name, "_f8_")) return &k_types[odd ? FP8_TENSOR_SET : FP8_BLOCK_SET];
-  return &k_types[variant == 1 ? F16_SET : BF16_SET];
-}
 static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int variant, int64_t m,
                                             int64_t n, int64_t k, uint64_t seed,
                                             const char *label) {
