@@ -119,7 +119,6 @@ struct Sm90F8 : Sm90AtomDefaults {
   static constexpr bool kMNMajor = false;
   static constexpr bool kPromotes = PROMOTE;
   static constexpr bool kScales = true;
-  static constexpr int kAType = AT, kBType = BT;
   template <int N, int TA, int TB>
   __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
     static_assert(TA == 0 && TB == 0, "fp8 wgmma reads K-major operands only");
