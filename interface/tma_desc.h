@@ -36,6 +36,7 @@ typedef struct tg_tma_desc {
   int box[TG_TMA_RANK];
   int swizzle_bytes;
   int store; /* 1: the map is stored through, so its lines must end on a store granule */
+  int tf32;  /* 1: f32 elements delivered as tf32 (the tf32 kernels' operands) */
 } tg_tma_desc;
 
 /* The map of a matrix whose `outer` lines of `inner` elements lie ld elements apart, `batch`

@@ -21,6 +21,7 @@ tg_tma_desc tg_tma_desc_make(const void *ptr, tg_dtype type, int64_t inner, int6
   d.box[2] = 1;
   d.swizzle_bytes = swizzle_bytes;
   d.store = 0;
+  d.tf32 = 0;
   return d;
 }
 

@@ -17,6 +17,7 @@
 #include "tma_desc.h"
 #include "wgmma_shapes.cuh"
 #include "wgmma_shapes_fp8.cuh"
+#include "wgmma_shapes_tf32.cuh"
 
 #define TG_WARP_THREADS 32    /* threads per warp */
 #define TG_SM90_CONSUMERS 2   /* consumer warpgroups */
@@ -51,14 +52,16 @@
 /* What every atom says of itself:
  *   kLeanDType     the D type of the epilogue sets that serve "D of the inputs' type" (LEAN,
  *                  BIAS, RESID, ACT: sm90_epilogue_sets.cuh): A's and B's type for 16-bit
- *                  inputs, bf16 for fp8 ones
+ *                  and tf32 inputs, bf16 for fp8 ones
  *   kElementBytes  the bytes of one input element; a stage holds a 128-byte row of them
  *   kK             k per wgmma
  *   kMNMajor       wgmma reads MN-major operands of this type
  *   kPromotes      the consumers add each k-tile's wgmma sums into separate fp32 accumulators
  *                  (fp8: the tensor cores keep fewer bits), scaling them on the way (BLOCK)
- *   kScales        requests may carry fp8 scales (problem.h) */
+ *   kScales        requests may carry fp8 scales (problem.h)
+ *   kTf32Operands  A's and B's tensor maps deliver f32 elements as tf32 */
 struct Sm90AtomDefaults {
+  static constexpr bool kTf32Operands = false;
   static constexpr bool kMNMajor = true;
   static constexpr bool kPromotes = false;
   static constexpr bool kScales = false;
@@ -125,6 +128,27 @@ struct Sm90F8 : Sm90AtomDefaults {
     static_assert(N == 64 || N == 128 || N == 192 || N == 256,
                   "fp8 wgmma N must be 64, 128, 192 or 256 (the wrappers built)");
     TG_SM90_FP8_MMA_N(64) TG_SM90_FP8_MMA_N(128) TG_SM90_FP8_MMA_N(192) TG_SM90_FP8_MMA_N(256)
+  }
+};
+
+/* tf32 wgmma of a 64×N×8 step: fp32 words in shared memory, read K-major only, each reduced to
+ * tf32 by the tensor cores (the low 13 mantissa bits dropped: truncation). D of the inputs' type
+ * is f32. */
+#define TG_SM90_WGMMA_K_TF32 8
+struct Sm90TF32 : Sm90AtomDefaults {
+  static constexpr int kLeanDType = TG_F32;
+  static constexpr int kElementBytes = 4;
+  static constexpr int kK = TG_SM90_WGMMA_K_TF32;
+  static constexpr bool kMNMajor = false;
+  static constexpr bool kTf32Operands = true;
+  template <int N, int TA, int TB>
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    static_assert(TA == 0 && TB == 0, "tf32 wgmma reads K-major operands only");
+    static_assert(N == 64 || N == 128 || N == 192,
+                  "tf32 wgmma N must be 64, 128 or 192 (the wrappers built)");
+    if constexpr (N == 64) warpgroup_mma_m64n64k8_tf32(d, da, db, accumulate);
+    if constexpr (N == 128) warpgroup_mma_m64n128k8_tf32(d, da, db, accumulate);
+    if constexpr (N == 192) warpgroup_mma_m64n192k8_tf32(d, da, db, accumulate);
   }
 };
 

@@ -24,7 +24,9 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
   typedef typename Tma::Held Held;
   static constexpr int BM = Cfg::kBM, BN = Cfg::kBN, kRowBlocks = Cfg::kRowBlocks, kAcc = Cfg::kAcc;
   static constexpr int kBiasWords = Tma::kBiasWords;
-  /* The D type of CAST's second 16-bit type: the 16-bit type the inputs are not. */
+  /* CAST's D types, the two float types other than the lean one: f32 and the other 16-bit type
+   * after a 16-bit lean type, f16 and bf16 after f32. */
+  static constexpr bool kLeanIsF32 = Cfg::kLeanDType == TG_F32;
   static constexpr int kOther16BitType = Cfg::kLeanDType == TG_F16 ? TG_BF16 : TG_F16;
   static_assert((Set::kClasses &
                  ~(TG_SM90_CLASS_BIT(TG_SM90_EPI_PLAIN) | TG_SM90_CLASS_BIT(TG_SM90_EPI_BIAS_RELU) |
@@ -53,8 +55,11 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
   Tma::template epilogue_tma<dt, cls_, Layout::kBorrowStage>(                                      \
       p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail, chunks, \
       c_bar, c_loads, c_loaded, held)
-#define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                    \
-  if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_); \
+#define TG_SM90_EPILOGUE_OTHER_TYPES(cls_)                           \
+  if constexpr (kLeanIsF32) {                                        \
+    if (p.d_type == TG_F16) TG_SM90_EPILOGUE_TMA(TG_F16, cls_);      \
+    else TG_SM90_EPILOGUE_TMA(TG_BF16, cls_);                        \
+  } else if (p.d_type == TG_F32) TG_SM90_EPILOGUE_TMA(TG_F32, cls_); \
   else TG_SM90_EPILOGUE_TMA(kOther16BitType, cls_)
 #define TG_SM90_EPILOGUE_CLASS(cls_)                                                \
   {                                                                                 \

@@ -127,6 +127,7 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
   maps.desc[SM90_MAP_B] = sm90_operand_desc(Cfg::kBKMajor, p->b, p->b_type, p->k, p->n, p->ldb,
                                             p->batch, p->batch_stride_b, b_rows);
   maps.used[SM90_MAP_A] = maps.used[SM90_MAP_B] = true;
+  maps.desc[SM90_MAP_A].tf32 = maps.desc[SM90_MAP_B].tf32 = Cfg::Atom::kTf32Operands;
   const int epilogue = sm90_epilogue_class(*p);
   if (epilogue != TG_SM90_EPI_GENERAL) {
     const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
@@ -346,6 +347,22 @@ struct Sm90AtomsFp8 {
   }
 };
 
+/* f32 inputs with tf32 math (compute TF32), K-major. */
+struct Sm90AtomsTf32 {
+  typedef Sm90TF32 First;
+  static constexpr int kInputs = TG_SM90_TF32;
+  static constexpr const char *kTakes = "f32 inputs with tf32 compute, K-major";
+  template <class Row, class Op>
+  static tg_status dispatch(const tg_problem *p, const Op &op) {
+    if (p->input != TG_IN_TF32) return TG_ERR_INTERNAL;
+    return sm90_dispatch_epilogues<Row, Sm90TF32>(p, op);
+  }
+  template <class Row>
+  static tg_status check(const tg_problem *, const char *, char *, size_t) {
+    return TG_OK;
+  }
+};
+
 /* The atoms of an INPUTS column value (sm90_configs.h). */
 template <int INPUTS>
 struct Sm90AtomsOf {
@@ -358,6 +375,10 @@ struct Sm90AtomsOf<TG_SM90_FP8> {
 template <>
 struct Sm90AtomsOf<TG_SM90_FP8_FAST> {
   typedef Sm90AtomsFp8<false> type;
+};
+template <>
+struct Sm90AtomsOf<TG_SM90_TF32> {
+  typedef Sm90AtomsTf32 type;
 };
 
 /* The input type's atom. */

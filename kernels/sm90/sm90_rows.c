@@ -1,7 +1,7 @@
 /*
  * sm90_rows.c — registry rows of the sm90 family (TMA + wgmma, warp-specialized, persistent),
  * one per configuration of sm90_configs.h. sm_90a machine code runs on sm_90 only. Rows take
- * f16/bf16 (or, the fp8 rows, e4m3/e5m2) K-major operands whose pointers, leading dimensions and
+ * f16/bf16 (or, the fp8 rows, e4m3/e5m2; the tf32 rows, f32 with tf32 compute) K-major operands whose pointers, leading dimensions and
  * batch strides are 16-byte aligned (TMA's rules); the planner repacks anything else into such a
  * copy first (`repack`), so no layout is refused.
  */
@@ -12,9 +12,20 @@
 #define SM90_RANK 20
 #define SM90_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
 #define SM90_FP8 TG_MASK(TG_IN_FP8)
+#define SM90_TF32 TG_MASK(TG_IN_TF32)
 /* k per stage: a 128-byte row of the input elements (Sm90Config::kBK). */
 #define SM90_TILE_K_16BIT 64
 #define SM90_TILE_K_FP8 128
+#define SM90_TILE_K_TF32 32
+/* The input classes and the k per stage of an INPUTS column value (sm90_configs.h). */
+#define SM90_INPUT_MASK(in_types)                 \
+  ((in_types) == TG_SM90_SIXTEEN_BIT ? SM90_16BIT \
+   : (in_types) == TG_SM90_TF32      ? SM90_TF32  \
+                                     : SM90_FP8)
+#define SM90_TILE_K(in_types)                            \
+  ((in_types) == TG_SM90_SIXTEEN_BIT ? SM90_TILE_K_16BIT \
+   : (in_types) == TG_SM90_TF32      ? SM90_TILE_K_TF32  \
+                                     : SM90_TILE_K_FP8)
 /* Tiles in flight per SM: one CTA per SM; cooperative CTAs work on one tile at a time,
  * pingpong CTAs on two (one per consumer warpgroup). */
 #define COOPERATIVE_TILES 1
@@ -61,7 +72,7 @@
       .sm_max = 90,                                                                               \
       .auto_pick = 1,                                                                             \
       .rank = SM90_RANK,                                                                          \
-      .inputs = in_types == TG_SM90_SIXTEEN_BIT ? SM90_16BIT : SM90_FP8,                          \
+      .inputs = SM90_INPUT_MASK(in_types),                                                        \
       .outputs = TG_FLOAT_OUTPUTS,                                                                \
       .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                                 \
       .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR),                                 \
@@ -69,7 +80,7 @@
       .align_cd = 1,                                                                              \
       .tile_m = bm,                                                                               \
       .tile_n = bn,                                                                               \
-      .tile_k = in_types == TG_SM90_SIXTEEN_BIT ? SM90_TILE_K_16BIT : SM90_TILE_K_FP8,            \
+      .tile_k = SM90_TILE_K(in_types),                                                            \
       .cluster_m = cm,                                                                            \
       .cluster_n = cn,                                                                            \
       .repack = 1,                                                                                \

@@ -29,7 +29,9 @@ tg_status tg_sm90_encode(CUtensorMap *map, const tg_tma_desc *d) {
   switch (d->type) {
     case TG_F16: dt = CU_TENSOR_MAP_DATA_TYPE_FLOAT16; break;
     case TG_BF16: dt = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16; break;
-    case TG_F32: dt = CU_TENSOR_MAP_DATA_TYPE_FLOAT32; break;
+    case TG_F32:
+      dt = d->tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+      break;
     default: dt = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
   }
   cuuint64_t dims[TG_TMA_RANK], strides[TG_TMA_RANK - 1];

@@ -276,13 +276,16 @@ static void test_special_scalars(void) {
 }
 
 enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
+enum { TF32_SET = 1 };
 /* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
 enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
 
-/* The type set of a stream-K variant on a kernel: f16 or bf16, or for an fp8 kernel BLOCK and
- * TENSOR scales (promoting kernels) or ROW_COL and TENSOR scales with fast accumulation. */
+/* The type set of a stream-K variant on a kernel: f16 or bf16, tf32 for a tf32 kernel, or for an
+ * fp8 kernel BLOCK and TENSOR scales (promoting kernels) or ROW_COL and TENSOR scales with fast
+ * accumulation. */
 static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) {
   const int odd = variant % 2;
+  if (strstr(kinfo->name, "_tf32_")) return &k_types[TF32_SET];
   if (strstr(kinfo->name, "_f8_") && strstr(kinfo->name, "_fast"))
     return &k_types[odd ? FP8_ROWCOL_FAST_SET : FP8_TENSOR_FAST_SET];
   if (strstr(kinfo->name, "_f8_")) return &k_types[odd ? FP8_TENSOR_SET : FP8_BLOCK_SET];
@@ -298,10 +301,12 @@ static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) 
  * (its C moves by TMA); sm80, whose aligned path is one loop over the shared epilogue, whole
  * tiles with and without C. */
 enum { C_NONE, C_READ, C_IS_D, C_SHARED_BY_BATCH, C_MODES };
-/* The inputs of the aligned-epilogue cases: bf16, or for an fp8 kernel its stream-K type sets
- * (scalings it serves), rotating with `rotate`. */
+/* The inputs of the aligned-epilogue cases: bf16, or for an fp8 or tf32 kernel its stream-K type
+ * sets (the scalings an fp8 kernel serves), rotating with `rotate`. */
 static const type_set *aligned_epilogue_types(const tg_kernel_info *kinfo, int rotate) {
-  return strstr(kinfo->name, "_f8_") ? stream_k_types(kinfo, rotate) : &k_types[BF16_SET];
+  return strstr(kinfo->name, "_f8_") || strstr(kinfo->name, "_tf32_")
+             ? stream_k_types(kinfo, rotate)
+             : &k_types[BF16_SET];
 }
 static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   const int sm90 = strcmp(kinfo->family, "sm90") == 0;
@@ -367,8 +372,9 @@ static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
  * must be exactly rn(A) (nearest, ties to even, as cvt.rn.tf32.f32). A's mantissas are random
  * with some dropped parts set to exactly half an ulp (both parities of the last kept bit) and
  * just below or above it; one row holds a NaN, which must reach all of that row (NaN·0). k spans
- * several k-tiles, m and n are not tile multiples. Kernels that compute tf32 requests in higher
- * precision (ref) are not asked. */
+ * several k-tiles, m and n are not tile multiples. The tensor-core families are asked (the sm90
+ * tf32 rows get their operands rounded by the copy engine on the way into shared memory);
+ * kernels that compute tf32 requests in higher precision (ref) are not. */
 #define TF32_DROPPED_BITS 0x1fffu
 #define TF32_HALF_ULP 0x1000u
 #define TF32_LSB 0x2000u
@@ -379,7 +385,7 @@ static uint32_t tf32_rn_bits(uint32_t x) {
 }
 
 static void test_tf32_rounding(const tg_kernel_info *kinfo) {
-  if (strcmp(kinfo->family, "sm80") != 0) return;
+  if (strcmp(kinfo->family, "sm80") != 0 && strcmp(kinfo->family, "sm90") != 0) return;
   enum { M = 96, N = 320, K = 320, NAN_ROW = 7, NAN_COL = 5 };
   static const uint32_t kDropped[] = {TF32_HALF_ULP, TF32_HALF_ULP - 1u, TF32_HALF_ULP + 1u};
   tg_gemm g;

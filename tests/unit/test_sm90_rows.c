@@ -61,13 +61,16 @@ static const char *const k_set_names[TG_SM90_EPILOGUE_SETS] = {"LEAN", "CAST",  
 static int print_instances(void) {
   static const char *const sixteen_bit[] = {"f16", "bf16"};
   static const char *const fp8[] = {"e4m3/e4m3", "e4m3/e5m2", "e5m2/e4m3", "e5m2/e5m2"};
+  static const char *const tf32[] = {"tf32"};
   static const char *const orders[] = {"K/K", "K/MN", "MN/K", "MN/MN"};
   for (int r = 0; r < TABLE_ROWS; ++r) {
     tg_sm90_row_info info;
     k_table[r].describe(&info);
-    const int is_fp8 = info.inputs != TG_SM90_SIXTEEN_BIT;
-    const char *const *types = is_fp8 ? fp8 : sixteen_bit;
-    for (int t = 0; t < (is_fp8 ? 4 : 2); ++t)
+    const char *const *types = sixteen_bit;
+    int type_count = 2;
+    if (info.inputs == TG_SM90_TF32) types = tf32, type_count = 1;
+    else if (info.inputs != TG_SM90_SIXTEEN_BIT) types = fp8, type_count = 4;
+    for (int t = 0; t < type_count; ++t)
       for (int set = 0; set < TG_SM90_EPILOGUE_SETS; ++set) {
         if (!(info.epilogue_sets & TG_SM90_SET_BIT(set))) continue;
         for (int o = 0; o < (info.mn_major ? 4 : 1); ++o)
@@ -124,10 +127,12 @@ int main(int argc, char **argv) {
               "%s: compiled cluster", t->name);
     CHECK_MSG(info.schedule == t->schedule, "%s: compiled schedule", t->name);
     CHECK_MSG(info.inputs == t->inputs, "%s: compiled the atoms of its INPUTS column", t->name);
-    CHECK_MSG(
-        k->inputs == (t->inputs == TG_SM90_SIXTEEN_BIT ? (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
-                                                       : TG_MASK(TG_IN_FP8)),
-        "%s: the registry's input classes follow its INPUTS column", t->name);
+    const unsigned classes = t->inputs == TG_SM90_SIXTEEN_BIT
+                                 ? (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
+                             : t->inputs == TG_SM90_TF32 ? TG_MASK(TG_IN_TF32)
+                                                         : TG_MASK(TG_IN_FP8);
+    CHECK_MSG(k->inputs == classes, "%s: the registry's input classes follow its INPUTS column",
+              t->name);
     CHECK_MSG(info.mn_major == (k->a_orders == TG_ORDERS_ANY),
               "%s: MN-major kernels compiled exactly when the row "
               "takes any layout",

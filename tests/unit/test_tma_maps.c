@@ -77,8 +77,9 @@ static const void *pick_pointer(int slot, size_t es) {
 
 static void random_request(tg_gemm *g) {
   tg_gemm_init(g, pick_dim(), pick_dim(), pick_dim(), pick(2) ? TG_F16 : TG_BF16, pick_float());
-  if (pick(8) == 0) { /* sometimes a type no TMA row takes: every row must refuse it */
+  if (pick(8) == 0) { /* f32 inputs: full fp32 math (no TMA row takes it) or tf32 */
     g->a_type = g->b_type = TG_F32;
+    if (pick(2)) g->compute = TG_COMPUTE_TF32;
   } else if (pick(4) == 0) { /* fp8, any pairing, scaling and accumulation */
     g->a_type = pick(2) ? TG_E4M3 : TG_E5M2;
     g->b_type = pick(2) ? TG_E4M3 : TG_E5M2;
