@@ -5,8 +5,8 @@
 #   scripts/format_check.sh --stats    also count the lines clang-format would change
 #   scripts/format_check.sh --fix      reformat the files in place
 #
-# Generated files are skipped (kernels/common/wgmma_shapes.cuh: scripts/gen_wgmma_shapes.py
-# writes it). Needs clang-format 14 or newer (Debian: apt-get install clang-format); set
+# Generated files are skipped (kernels/common/wgmma_shapes*.cuh: scripts/gen_wgmma_shapes.py
+# writes them). Needs clang-format 14 or newer (Debian: apt-get install clang-format); set
 # CLANG_FORMAT to use another binary. Versions may format a few constructs differently, so CI and
 # developers should use the same major version.
 set -euo pipefail
@@ -23,7 +23,7 @@ if [ "${major:-0}" -lt 14 ]; then
   exit 2
 fi
 mapfile -t files < <(git ls-files '*.c' '*.h' '*.cu' '*.cuh' '*.cpp' '*.hpp' |
-                     grep -v -x -F -e kernels/common/wgmma_shapes.cuh -e kernels/common/wgmma_shapes_fp8.cuh)
+                     grep -v -x -E "kernels/common/wgmma_shapes(_[a-z0-9]+)?\.cuh")
 if [ "$mode" = --fix ]; then
   "$CF" -i --style=file "${files[@]}"
   exit 0

@@ -42,6 +42,8 @@ runs=(
   "test_gpu_features --kernel sm90_128x64x64"
   "test_gpu_features --kernel sm90_tf32_128x192x32"
   "test_gpu_features --kernel sm90_tf32_128x64x32"
+  "test_gpu_features --kernel sm90_s8_128x192x128"
+  "test_gpu_features --kernel sm90_s8_128x64x128"
   "test_gpu_features --kernel sm80_128x256x64"
   "test_gpu_features --kernel sm80_64x64x64_splitk"
   "test_gpu_features --kernel sm80_tf32_128x128x32"
@@ -57,7 +59,7 @@ for part in 0 1 2 3 4 5 6 7; do
 done
 for k in sm80_64x64x64 sm80_128x128x64_splitk sm80_tf32_64x64x32 sm80_s8_128x128x128 ladder_11_mma_swizzle \
          ladder_12_mma_multistage ladder_09_wmma simt_07_warptile simt_06_vectorized ref sm90_128x64x64 sm90_128x256x64 \
-         sm90_tf32_128x192x32 sm90_tf32_128x64x32; do
+         sm90_tf32_128x192x32 sm90_tf32_128x64x32 sm90_s8_128x192x128 sm90_s8_128x64x128; do
   memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 150 --kernel $k")
 done
 if [ -n "${SANITIZE_RUNS:-}" ]; then
@@ -72,17 +74,19 @@ fi
 # waves: each consumer warp stashes its next tile in shared memory under the last wgmma), plain
 # (the LEAN kernels) and with bias+ReLU (the BIAS kernels: the tile's bias loaded under the last
 # wgmma, the stage descriptors kept in registers). A row marked `plain` holds the plain epilogue
-# only (sm90_256x160x64): its epilogue launches are left out; a row marked `tf32` (fifth field)
-# runs f32 inputs with tf32 compute.
+# only (sm90_256x160x64): its epilogue launches are left out; a row marked `tf32` or `s8` (fifth
+# field) runs f32 inputs with tf32 compute or int8 inputs.
 sm90_racecheck_launches() {
   local row name tm tn only inputs
   for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 sm90_128x208x64:128:208 \
              sm90_256x160x64:256:160:plain sm90_128x144x64:128:144 sm90_128x256x64_c1:128:256 \
              sm90_pp_128x128x64:128:128 sm90_128x128x64:128:128 sm90_128x64x64:128:64 \
-             sm90_tf32_128x192x32:128:192::tf32 sm90_tf32_128x64x32:128:64::tf32; do
+             sm90_tf32_128x192x32:128:192::tf32 sm90_tf32_128x64x32:128:64::tf32 \
+             sm90_s8_128x192x128:128:192::s8 sm90_s8_128x64x128:128:64::s8; do
     IFS=: read -r name tm tn only inputs <<<"$row"
     local types=""
     [ "$inputs" = tf32 ] && types="--ab-dtype f32 --acc-dtype tf32 "
+    [ "$inputs" = s8 ] && types="--ab-dtype s8 "
     local one="tilegemm bench --warmup 0 --iterations 1 --kernel $name $types--mnkl"
     # n short of the tile edge by 5 and 3 columns; by 8 for a plain-only row (its D 16-byte aligned)
     local short5=5 short3=3

@@ -123,7 +123,7 @@ def key_of(demangled):
     args = template_args(demangled)
     if args is None:
         return None
-    t = re.search(r"Sm90(BF16|F16|TF32)\b", args)
+    t = re.search(r"Sm90(BF16|F16|TF32|S8)\b", args)
     f8 = re.search(r"Sm90F8<(\d+), (\d+), (?:true|false)>", args)
     if not t and not f8:
         return None

@@ -17,6 +17,7 @@
 #include "tma_desc.h"
 #include "wgmma_shapes.cuh"
 #include "wgmma_shapes_fp8.cuh"
+#include "wgmma_shapes_s8.cuh"
 #include "wgmma_shapes_tf32.cuh"
 
 #define TG_WARP_THREADS 32    /* threads per warp */
@@ -52,16 +53,20 @@
 /* What every atom says of itself:
  *   kLeanDType     the D type of the epilogue sets that serve "D of the inputs' type" (LEAN,
  *                  BIAS, RESID, ACT: sm90_epilogue_sets.cuh): A's and B's type for 16-bit
- *                  and tf32 inputs, bf16 for fp8 ones
+ *                  and tf32 inputs, bf16 for fp8 ones, s32 for int8 ones (which finish through
+ *                  the REST set alone)
  *   kElementBytes  the bytes of one input element; a stage holds a 128-byte row of them
  *   kK             k per wgmma
  *   kMNMajor       wgmma reads MN-major operands of this type
  *   kPromotes      the consumers add each k-tile's wgmma sums into separate fp32 accumulators
  *                  (fp8: the tensor cores keep fewer bits), scaling them on the way (BLOCK)
  *   kScales        requests may carry fp8 scales (problem.h)
- *   kTf32Operands  A's and B's tensor maps deliver f32 elements as tf32 */
+ *   kTf32Operands  A's and B's tensor maps deliver f32 elements as tf32
+ *   kIntAcc        the accumulator registers hold int32 bits (the float arrays carry them
+ *                  unchanged; stream-K adds and the epilogue reads them as integers) */
 struct Sm90AtomDefaults {
   static constexpr bool kTf32Operands = false;
+  static constexpr bool kIntAcc = false;
   static constexpr bool kMNMajor = true;
   static constexpr bool kPromotes = false;
   static constexpr bool kScales = false;
@@ -149,6 +154,27 @@ struct Sm90TF32 : Sm90AtomDefaults {
     if constexpr (N == 64) warpgroup_mma_m64n64k8_tf32(d, da, db, accumulate);
     if constexpr (N == 128) warpgroup_mma_m64n128k8_tf32(d, da, db, accumulate);
     if constexpr (N == 192) warpgroup_mma_m64n192k8_tf32(d, da, db, accumulate);
+  }
+};
+
+/* int8 wgmma of a 64×N×32 step into exact int32 accumulators, K-major only. The kernel's
+ * accumulator arrays are float: each register carries the int32 bits as they are. */
+#define TG_SM90_WGMMA_K_S8 32
+struct Sm90S8 : Sm90AtomDefaults {
+  static constexpr int kLeanDType = TG_S32;
+  static constexpr int kElementBytes = 1;
+  static constexpr int kK = TG_SM90_WGMMA_K_S8;
+  static constexpr bool kMNMajor = false;
+  static constexpr bool kIntAcc = true;
+  template <int N, int TA, int TB>
+  __device__ static void mma(float (&d)[N / 2], uint64_t da, uint64_t db, int accumulate) {
+    static_assert(TA == 0 && TB == 0, "int8 wgmma reads K-major operands only");
+    static_assert(N == 64 || N == 128 || N == 192,
+                  "int8 wgmma N must be 64, 128 or 192 (the wrappers built)");
+    uint32_t(&w)[N / 2] = reinterpret_cast<uint32_t(&)[N / 2]>(d);
+    if constexpr (N == 64) warpgroup_mma_m64n64k32_s8(w, da, db, accumulate);
+    if constexpr (N == 128) warpgroup_mma_m64n128k32_s8(w, da, db, accumulate);
+    if constexpr (N == 192) warpgroup_mma_m64n192k32_s8(w, da, db, accumulate);
   }
 };
 

@@ -19,7 +19,8 @@
  *   ORDERS      ANY_ORDER (K-major and MN-major operands read natively) or K_MAJOR_ONLY
  *   INPUTS      SIXTEEN_BIT (f16, bf16), FP8 (every e4m3/e5m2 pairing, sums promoted into fp32
  *               every k-tile), FP8_FAST (the same, summed in the tensor cores: requests with
- *               fp8_fast_accum only) or TF32 (f32 inputs with tf32 compute)
+ *               fp8_fast_accum only), TF32 (f32 inputs with tf32 compute) or S8 (int8 inputs
+ *               into exact int32)
  *   EFFICIENCY  the planner's throughput of a full wave against the family's best row, percent
  *   RUNG        its step in the teaching ladder (`tilegemm ladder`), 0 if none
  * The registry lists the rows in this order; the planner breaks cost ties by it.
@@ -35,6 +36,7 @@
 #define TG_SM90_FP8 1
 #define TG_SM90_FP8_FAST 2
 #define TG_SM90_TF32 3
+#define TG_SM90_S8 4
 /* Rung of the flagship kernel in the ladder, above the sm80 one (13). */
 #define TG_SM90_LADDER_RUNG 14
 
@@ -101,12 +103,25 @@
   X(tf32_128x64, "sm90_tf32_128x64x32", "tf32 TMA+wgmma m64n64k8, 8 stages, K-major", 128, 64, 8, \
     1, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_TF32, 47, 0)
 
+#define TG_SM90_ROW_s8_128x192(X)                                                                 \
+  X(s8_128x192, "sm90_s8_128x192x128",                                                            \
+    "int8 TMA+wgmma m64n192k32, exact int32, 4 stages, 2-CTA multicast, K-major", 128, 192, 4, 2, \
+    1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_S8, 100, 0)
+#define TG_SM90_ROW_s8_128x128(X)                                                                 \
+  X(s8_128x128, "sm90_s8_128x128x128",                                                            \
+    "int8 TMA+wgmma m64n128k32, exact int32, 6 stages, 2-CTA multicast, K-major", 128, 128, 6, 2, \
+    1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_S8, 80, 0)
+#define TG_SM90_ROW_s8_128x64(X)                                                                 \
+  X(s8_128x64, "sm90_s8_128x64x128", "int8 TMA+wgmma m64n64k32, exact int32, 8 stages, K-major", \
+    128, 64, 8, 1, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_S8, 50, 0)
+
 /* The whole table, in registry order. */
 #define TG_SM90_ROWS(X)                                                                            \
   TG_SM90_ROW_128x256(X) TG_SM90_ROW_128x256_c1(X) TG_SM90_ROW_256x128(X) TG_SM90_ROW_128x192(X)   \
       TG_SM90_ROW_128x208(X) TG_SM90_ROW_256x160(X) TG_SM90_ROW_128x144(X) TG_SM90_ROW_128x128(X)  \
           TG_SM90_ROW_pp_128x128(X) TG_SM90_ROW_128x64(X) TG_SM90_ROW_f8_128x128(X)                \
               TG_SM90_ROW_f8_128x192(X) TG_SM90_ROW_f8_128x256_fast(X) TG_SM90_ROW_tf32_128x192(X) \
-                  TG_SM90_ROW_tf32_128x128(X) TG_SM90_ROW_tf32_128x64(X)
+                  TG_SM90_ROW_tf32_128x128(X) TG_SM90_ROW_tf32_128x64(X) TG_SM90_ROW_s8_128x192(X) \
+                      TG_SM90_ROW_s8_128x128(X) TG_SM90_ROW_s8_128x64(X)
 
 #endif /* TG_SM90_CONFIGS_H */

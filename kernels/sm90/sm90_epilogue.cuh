@@ -49,6 +49,26 @@ struct Sm90Epilogue : Sm90EpilogueTma<Cfg, Set> {
                                 unsigned char *tail, uint32_t &chunks, uint32_t c_bar,
                                 uint32_t &c_loads, bool c_loaded, Held &held) {
     if (tm * BM >= p.m || tn * BN >= p.n) return;
+    if constexpr (Cfg::Atom::kIntAcc) {
+      /* Integer D. The exact int32 product (alpha 1 and nothing else: PLAIN, the LEAN set) leaves
+       * by TMA through the f32 path's plain stores, which move the accumulator bits unchanged;
+       * everything else through GENERAL (REST). */
+      if constexpr (Set::kId == TG_SM90_EPILOGUES_LEAN)
+        Tma::template epilogue_tma<TG_F32, TG_SM90_EPI_PLAIN, false>(
+            p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed, tail,
+            chunks, c_bar, c_loads, c_loaded, held);
+      else General::warp_epilogue_general(p, acc, bat, tm, tn, wg_rows0, warp, lane, staging);
+    } else
+      finish_float(p, out, acc, bias_words, bat, tm, tn, wg_rows0, warp, lane, staging, borrowed,
+                   tail, chunks, c_bar, c_loads, c_loaded, held);
+  }
+
+  /* finish's float D: the set's classes and D types. */
+  __device__ __forceinline__ static void finish_float(
+      const tg_problem &p, const Sm90OutMaps &out, float (&acc)[kRowBlocks][kAcc],
+      const uint32_t (&bias_words)[kBiasWords], int64_t bat, int64_t tm, int64_t tn, int wg_rows0,
+      int warp, int lane, unsigned char *staging, unsigned char *borrowed, unsigned char *tail,
+      uint32_t &chunks, uint32_t c_bar, uint32_t &c_loads, bool c_loaded, Held &held) {
     const int cls = sm90_epilogue_class(p);
 /* One class into D of type dt; the set's D types of one class; a class of the set. */
 #define TG_SM90_EPILOGUE_TMA(dt, cls_)                                                             \

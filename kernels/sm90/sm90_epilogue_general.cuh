@@ -1,7 +1,7 @@
 /*
  * sm90_epilogue_general.cuh — the GENERAL epilogue class of the sm90 kernel (REST set): whatever
  * the TMA epilogues do not take (integer or misaligned D, C or bias of another type, exact int32)
- * leaves through the warp's staging buffer as fp32 and the epilogue every kernel family shares
+ * leaves through the warp's staging buffer as fp32 (int32 from integer atoms) and the epilogue every kernel family shares
  * (common/epilogue.cuh), 8 outputs at a time.
  */
 #ifndef TG_SM90_EPILOGUE_GENERAL_CUH
@@ -77,7 +77,14 @@ struct Sm90EpilogueGeneral {
             *(const float4 *)(src + ((2 * seg + 1 - odd) ^ (2 * (r % kSwizzlePairs))) * kUnit);
         const float4 lo = odd ? y : x, hi = odd ? x : y;
         const float v[TG_EPILOGUE_VECTOR] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-        thread_epilogue_store8(p, bat, row0 + r, col, v);
+        if constexpr (Cfg::Atom::kIntAcc) { /* the staged words are int32 accumulators */
+          int32_t vi[TG_EPILOGUE_VECTOR];
+#pragma unroll
+          for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i) vi[i] = __float_as_int(v[i]);
+          thread_epilogue_store8(p, bat, row0 + r, col, vi);
+        } else {
+          thread_epilogue_store8(p, bat, row0 + r, col, v);
+        }
       }
       __syncwarp();
     }

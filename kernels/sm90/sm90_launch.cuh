@@ -239,7 +239,7 @@ struct Sm90Row {
   template <class E, bool A_KMAJOR, bool B_KMAJOR>
   using Config = Sm90Config<E, BM, BN, STAGES, A_KMAJOR, B_KMAJOR, CM, CN, Schedule>;
   static constexpr bool kMNMajor = MN_MAJOR_OK;
-  static constexpr unsigned kSets = sm90_compiled_sets(BM, BN, SCHEDULE);
+  static constexpr unsigned kSets = sm90_compiled_sets(BM, BN, SCHEDULE) & ATOMS::kSets;
   static constexpr bool kTwoGroupTile = sm90_borrows_stage(BM, BN, SCHEDULE == TG_SM90_PINGPONG);
 };
 
@@ -287,6 +287,7 @@ tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
 struct Sm90Atoms16 {
   typedef Sm90F16 First;
   static constexpr int kInputs = TG_SM90_SIXTEEN_BIT;
+  static constexpr unsigned kSets = ~0u; /* every set the tile compiles */
   static constexpr const char *kTakes = "f16/bf16 inputs, K-major unless it says any layout";
   template <class Row, class Op>
   static tg_status dispatch(const tg_problem *p, const Op &op) {
@@ -307,6 +308,7 @@ template <bool PROMOTE>
 struct Sm90AtomsFp8 {
   typedef Sm90F8<TG_E4M3, TG_E4M3, PROMOTE> First;
   static constexpr int kInputs = PROMOTE ? TG_SM90_FP8 : TG_SM90_FP8_FAST;
+  static constexpr unsigned kSets = ~0u;
   static constexpr const char *kTakes = "e4m3/e5m2 inputs, K-major";
   template <class Row, class Op>
   static tg_status dispatch(const tg_problem *p, const Op &op) {
@@ -351,11 +353,31 @@ struct Sm90AtomsFp8 {
 struct Sm90AtomsTf32 {
   typedef Sm90TF32 First;
   static constexpr int kInputs = TG_SM90_TF32;
+  static constexpr unsigned kSets = ~0u;
   static constexpr const char *kTakes = "f32 inputs with tf32 compute, K-major";
   template <class Row, class Op>
   static tg_status dispatch(const tg_problem *p, const Op &op) {
     if (p->input != TG_IN_TF32) return TG_ERR_INTERNAL;
     return sm90_dispatch_epilogues<Row, Sm90TF32>(p, op);
+  }
+  template <class Row>
+  static tg_status check(const tg_problem *, const char *, char *, size_t) {
+    return TG_OK;
+  }
+};
+
+/* int8 inputs into exact int32, K-major. The exact int32 product stores by TMA (LEAN); every
+ * other D (an epilogue, s8 D) takes the GENERAL class (REST). */
+struct Sm90AtomsS8 {
+  typedef Sm90S8 First;
+  static constexpr int kInputs = TG_SM90_S8;
+  static constexpr unsigned kSets =
+      TG_SM90_SET_BIT(TG_SM90_EPILOGUES_LEAN) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST);
+  static constexpr const char *kTakes = "s8 inputs with s32 compute, K-major";
+  template <class Row, class Op>
+  static tg_status dispatch(const tg_problem *p, const Op &op) {
+    if (p->input != TG_IN_S8) return TG_ERR_INTERNAL;
+    return sm90_dispatch_epilogues<Row, Sm90S8>(p, op);
   }
   template <class Row>
   static tg_status check(const tg_problem *, const char *, char *, size_t) {
@@ -379,6 +401,10 @@ struct Sm90AtomsOf<TG_SM90_FP8_FAST> {
 template <>
 struct Sm90AtomsOf<TG_SM90_TF32> {
   typedef Sm90AtomsTf32 type;
+};
+template <>
+struct Sm90AtomsOf<TG_SM90_S8> {
+  typedef Sm90AtomsS8 type;
 };
 
 /* The input type's atom. */

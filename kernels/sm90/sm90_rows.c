@@ -13,18 +13,22 @@
 #define SM90_16BIT (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
 #define SM90_FP8 TG_MASK(TG_IN_FP8)
 #define SM90_TF32 TG_MASK(TG_IN_TF32)
+#define SM90_S8 TG_MASK(TG_IN_S8)
 /* k per stage: a 128-byte row of the input elements (Sm90Config::kBK). */
 #define SM90_TILE_K_16BIT 64
 #define SM90_TILE_K_FP8 128
 #define SM90_TILE_K_TF32 32
+#define SM90_TILE_K_S8 128
 /* The input classes and the k per stage of an INPUTS column value (sm90_configs.h). */
 #define SM90_INPUT_MASK(in_types)                 \
   ((in_types) == TG_SM90_SIXTEEN_BIT ? SM90_16BIT \
    : (in_types) == TG_SM90_TF32      ? SM90_TF32  \
+   : (in_types) == TG_SM90_S8        ? SM90_S8    \
                                      : SM90_FP8)
 #define SM90_TILE_K(in_types)                            \
   ((in_types) == TG_SM90_SIXTEEN_BIT ? SM90_TILE_K_16BIT \
    : (in_types) == TG_SM90_TF32      ? SM90_TILE_K_TF32  \
+   : (in_types) == TG_SM90_S8        ? SM90_TILE_K_S8    \
                                      : SM90_TILE_K_FP8)
 /* Tiles in flight per SM: one CTA per SM; cooperative CTAs work on one tile at a time,
  * pingpong CTAs on two (one per consumer warpgroup). */
@@ -73,7 +77,7 @@
       .auto_pick = 1,                                                                             \
       .rank = SM90_RANK,                                                                          \
       .inputs = SM90_INPUT_MASK(in_types),                                                        \
-      .outputs = TG_FLOAT_OUTPUTS,                                                                \
+      .outputs = in_types == TG_SM90_S8 ? TG_ALL_OUTPUTS : TG_FLOAT_OUTPUTS,                      \
       .a_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_ROW_MAJOR),                                 \
       .b_orders = orders ? TG_ORDERS_ANY : TG_MASK(TG_COL_MAJOR),                                 \
       .align_ab = 16,                                                                             \

@@ -1,7 +1,7 @@
 /*
  * sm90_stream_k.cuh — the consumers' side of stream-K: a work item cut between clusters is
- * finished by the cluster that ran its first k-tiles, which adds the others' fp32 partial sums in
- * cluster order (deterministic). The cut itself is the scheduler's (sm90_scheduler.cuh); here the
+ * finished by the cluster that ran its first k-tiles, which adds the others' partial sums (fp32,
+ * or int32 for integer atoms) in cluster order (deterministic). The cut itself is the scheduler's (sm90_scheduler.cuh); here the
  * sums travel, through one slot per consumer warpgroup of each CTA and problem.h's readiness
  * flags.
  */
@@ -60,8 +60,13 @@ struct Sm90StreamKSums {
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
-        for (int i = 0; i < kAcc; ++i)
-          acc[rb][i] += __ldcg(src + (rb * kAcc + i) * TG_SM90_WARPGROUP);
+        for (int i = 0; i < kAcc; ++i) {
+          const float part = __ldcg(src + (rb * kAcc + i) * TG_SM90_WARPGROUP);
+          if constexpr (Cfg::Atom::kIntAcc) /* int32 bits: wrapping integer sums */
+            acc[rb][i] = __int_as_float(
+                (int)((uint32_t)__float_as_int(acc[rb][i]) + (uint32_t)__float_as_int(part)));
+          else acc[rb][i] += part;
+        }
     }
   }
 };

@@ -32,6 +32,7 @@ tg_status tg_sm90_encode(CUtensorMap *map, const tg_tma_desc *d) {
     case TG_F32:
       dt = d->tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
       break;
+    case TG_S32: dt = CU_TENSOR_MAP_DATA_TYPE_INT32; break;
     default: dt = CU_TENSOR_MAP_DATA_TYPE_UINT8; break;
   }
   cuuint64_t dims[TG_TMA_RANK], strides[TG_TMA_RANK - 1];

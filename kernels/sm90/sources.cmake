@@ -23,4 +23,7 @@ list(APPEND TG_KERNEL_SOURCES_SM90A
   kernels/sm90/sm90_f8_128x256_fast.cu
   kernels/sm90/sm90_tf32_128x192.cu
   kernels/sm90/sm90_tf32_128x128.cu
-  kernels/sm90/sm90_tf32_128x64.cu)
+  kernels/sm90/sm90_tf32_128x64.cu
+  kernels/sm90/sm90_s8_128x192.cu
+  kernels/sm90/sm90_s8_128x128.cu
+  kernels/sm90/sm90_s8_128x64.cu)

@@ -276,16 +276,17 @@ static void test_special_scalars(void) {
 }
 
 enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
-enum { TF32_SET = 1 };
+enum { TF32_SET = 1, S8_SET = 9 };
 /* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
 enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
 
-/* The type set of a stream-K variant on a kernel: f16 or bf16, tf32 for a tf32 kernel, or for an
- * fp8 kernel BLOCK and TENSOR scales (promoting kernels) or ROW_COL and TENSOR scales with fast
- * accumulation. */
+/* The type set of a stream-K variant on a kernel: f16 or bf16, tf32 for a tf32 kernel, int8 for
+ * an int8 kernel, or for an fp8 kernel BLOCK and TENSOR scales (promoting kernels) or ROW_COL and
+ * TENSOR scales with fast accumulation. */
 static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) {
   const int odd = variant % 2;
   if (strstr(kinfo->name, "_tf32_")) return &k_types[TF32_SET];
+  if (strstr(kinfo->name, "_s8_")) return &k_types[S8_SET];
   if (strstr(kinfo->name, "_f8_") && strstr(kinfo->name, "_fast"))
     return &k_types[odd ? FP8_ROWCOL_FAST_SET : FP8_TENSOR_FAST_SET];
   if (strstr(kinfo->name, "_f8_")) return &k_types[odd ? FP8_TENSOR_SET : FP8_BLOCK_SET];

@@ -62,6 +62,7 @@ static int print_instances(void) {
   static const char *const sixteen_bit[] = {"f16", "bf16"};
   static const char *const fp8[] = {"e4m3/e4m3", "e4m3/e5m2", "e5m2/e4m3", "e5m2/e5m2"};
   static const char *const tf32[] = {"tf32"};
+  static const char *const s8[] = {"s8"};
   static const char *const orders[] = {"K/K", "K/MN", "MN/K", "MN/MN"};
   for (int r = 0; r < TABLE_ROWS; ++r) {
     tg_sm90_row_info info;
@@ -69,6 +70,7 @@ static int print_instances(void) {
     const char *const *types = sixteen_bit;
     int type_count = 2;
     if (info.inputs == TG_SM90_TF32) types = tf32, type_count = 1;
+    else if (info.inputs == TG_SM90_S8) types = s8, type_count = 1;
     else if (info.inputs != TG_SM90_SIXTEEN_BIT) types = fp8, type_count = 4;
     for (int t = 0; t < type_count; ++t)
       for (int set = 0; set < TG_SM90_EPILOGUE_SETS; ++set) {
@@ -130,6 +132,7 @@ int main(int argc, char **argv) {
     const unsigned classes = t->inputs == TG_SM90_SIXTEEN_BIT
                                  ? (TG_MASK(TG_IN_F16) | TG_MASK(TG_IN_BF16))
                              : t->inputs == TG_SM90_TF32 ? TG_MASK(TG_IN_TF32)
+                             : t->inputs == TG_SM90_S8   ? TG_MASK(TG_IN_S8)
                                                          : TG_MASK(TG_IN_FP8);
     CHECK_MSG(k->inputs == classes, "%s: the registry's input classes follow its INPUTS column",
               t->name);
@@ -143,12 +146,16 @@ int main(int argc, char **argv) {
                           TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST);
     const unsigned six =
         four | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_ACT);
-    CHECK_MSG(info.epilogue_sets == (info.wide_acc                       ? lean
+    /* int8 rows: the exact int32 product by TMA (LEAN), the rest through GENERAL (REST). */
+    const unsigned lean_rest = lean | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST);
+    const int is_s8 = t->inputs == TG_SM90_S8;
+    CHECK_MSG(info.epilogue_sets == (is_s8                               ? lean_rest
+                                     : info.wide_acc                     ? lean
                                      : (info.epilogue_sets & six) == six ? six
                                                                          : four),
               "%s: epilogue sets 0x%x", t->name, info.epilogue_sets);
     const int resid = (info.epilogue_sets & TG_SM90_SET_BIT(TG_SM90_EPILOGUES_RESID)) != 0;
-    CHECK_MSG(resid == TG_SM90_TWO_GROUP_TILE(t->bm, t->bn, t->schedule),
+    CHECK_MSG(resid == (!is_s8 && TG_SM90_TWO_GROUP_TILE(t->bm, t->bn, t->schedule)),
               "%s: RESID compiled for two-group tiles", t->name);
     /* Two-group tiles charge C of the inputs' type apart from C of another type; the others do not. */
     CHECK_MSG(resid == (k->c_other_overhead_k != 0 && k->c_other_overhead_k != k->c_overhead_k),

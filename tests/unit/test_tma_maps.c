@@ -105,6 +105,14 @@ static void random_request(tg_gemm *g) {
   g->beta = pick(2) ? 0.0 : 0.5;
   g->epilogue = (tg_epilogue)pick(6);
   g->bias_type = pick_float();
+  if (pick(10) == 0) { /* int8 into int32 (exact when plain) or saturating int8 */
+    g->a_type = g->b_type = TG_S8;
+    g->compute = TG_COMPUTE_S32;
+    g->scale_mode = TG_SCALE_NONE;
+    g->fp8_fast_accum = 0;
+    g->c_type = g->d_type = pick(3) ? TG_S32 : TG_S8;
+    g->alpha = 1.0;
+  }
   if (pick(50) == 0)
     g->lda = ((int64_t)1 << 39) / (int64_t)tg_dtype_size(g->a_type) + 8; /* past TMA's strides */
   if (pick(50) == 0) g->ldd = ((int64_t)1 << 40) / (int64_t)tg_dtype_size(g->d_type);
