@@ -147,32 +147,28 @@ def wrapper_s8(n):
     return emit("warpgroup_mma_m64n%dk32_s8" % n, n, 32, "s8.s8", "A and B s8", False, integer=True)
 
 
+# Each header: its argument, its text before the wrappers, its N list, the wrappers of one N, its
+# include guard.
+VARIANTS = {
+    "": (HEADER, SHAPES, lambda n: [wrapper(n, t) for t in TYPES], "TG_WGMMA_SHAPES_CUH"),
+    "--fp8": (FP8_HEADER, FP8_SHAPES,
+              lambda n: [wrapper_fp8(n, ta, tb) for ta in FP8_TYPES for tb in FP8_TYPES],
+              "TG_WGMMA_SHAPES_FP8_CUH"),
+    "--tf32": (TF32_HEADER, TF32_SHAPES, lambda n: [wrapper_tf32(n)], "TG_WGMMA_SHAPES_TF32_CUH"),
+    "--s8": (S8_HEADER, S8_SHAPES, lambda n: [wrapper_s8(n)], "TG_WGMMA_SHAPES_S8_CUH"),
+}
+
+
 def main():
-    if sys.argv[1:] == ["--s8"]:
-        print(S8_HEADER % ", ".join(str(n) for n in S8_SHAPES), end="")
-        for n in S8_SHAPES:
-            print(wrapper_s8(n))
-        print("\n#endif /* TG_WGMMA_SHAPES_S8_CUH */")
-        return
-    if sys.argv[1:] == ["--tf32"]:
-        print(TF32_HEADER % ", ".join(str(n) for n in TF32_SHAPES), end="")
-        for n in TF32_SHAPES:
-            print(wrapper_tf32(n))
-        print("\n#endif /* TG_WGMMA_SHAPES_TF32_CUH */")
-        return
-    if sys.argv[1:] == ["--fp8"]:
-        print(FP8_HEADER % ", ".join(str(n) for n in FP8_SHAPES), end="")
-        for n in FP8_SHAPES:
-            for ta in FP8_TYPES:
-                for tb in FP8_TYPES:
-                    print(wrapper_fp8(n, ta, tb))
-        print("\n#endif /* TG_WGMMA_SHAPES_FP8_CUH */")
-        return
-    print(HEADER % ", ".join(str(n) for n in SHAPES), end="")
-    for n in SHAPES:
-        for t in TYPES:
-            print(wrapper(n, t))
-    print("\n#endif /* TG_WGMMA_SHAPES_CUH */")
+    args = sys.argv[1:]
+    if len(args) > 1 or (args and args[0] not in VARIANTS):
+        sys.exit("usage: gen_wgmma_shapes.py [%s]" % " | ".join(v for v in VARIANTS if v))
+    header, shapes, wrappers, guard = VARIANTS[args[0] if args else ""]
+    print(header % ", ".join(str(n) for n in shapes), end="")
+    for n in shapes:
+        for w in wrappers(n):
+            print(w)
+    print("\n#endif /* %s */" % guard)
 
 
 if __name__ == "__main__":

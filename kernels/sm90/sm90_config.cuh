@@ -53,10 +53,11 @@
 /* What every atom says of itself:
  *   kLeanDType     the D type of the epilogue sets that serve "D of the inputs' type" (LEAN,
  *                  BIAS, RESID, ACT: sm90_epilogue_sets.cuh): A's and B's type for 16-bit
- *                  and tf32 inputs, bf16 for fp8 ones, s32 for int8 ones (which finish through
- *                  the REST set alone)
+ *                  and tf32 inputs, bf16 for fp8 ones, s32 for int8 ones (whose LEAN kernel
+ *                  stores the exact int32 product)
  *   kElementBytes  the bytes of one input element; a stage holds a 128-byte row of them
  *   kK             k per wgmma
+ *   kTakes         (atoms a row holds alone: Sm90AtomsSingle) the requests it takes, in words
  *   kMNMajor       wgmma reads MN-major operands of this type
  *   kPromotes      the consumers add each k-tile's wgmma sums into separate fp32 accumulators
  *                  (fp8: the tensor cores keep fewer bits), scaling them on the way (BLOCK)
@@ -144,6 +145,7 @@ struct Sm90TF32 : Sm90AtomDefaults {
   static constexpr int kLeanDType = TG_F32;
   static constexpr int kElementBytes = 4;
   static constexpr int kK = TG_SM90_WGMMA_K_TF32;
+  static constexpr const char *kTakes = "f32 inputs with tf32 compute, K-major";
   static constexpr bool kMNMajor = false;
   static constexpr bool kTf32Operands = true;
   template <int N, int TA, int TB>
@@ -164,6 +166,7 @@ struct Sm90S8 : Sm90AtomDefaults {
   static constexpr int kLeanDType = TG_S32;
   static constexpr int kElementBytes = 1;
   static constexpr int kK = TG_SM90_WGMMA_K_S8;
+  static constexpr const char *kTakes = "s8 inputs with s32 compute, K-major";
   static constexpr bool kMNMajor = false;
   static constexpr bool kIntAcc = true;
   template <int N, int TA, int TB>

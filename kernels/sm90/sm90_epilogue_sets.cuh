@@ -35,8 +35,6 @@
  *   FULL       everything else whose C (if read) has D's type and layout rules and whose bias
  *              (if any) has D's type, along n or m: C comes in by TMA into the staging buffer
  *              that D then leaves from, GELU is computed in registers.
- * The exact int32 product of int8 inputs (problem.h's exact_int: alpha 1 and nothing else) is
- * PLAIN too: the int8 rows store the accumulator's bits by TMA.
  * GENERAL is the rest (integer or misaligned D, C or bias of another type): the shared
  * out-of-line epilogue through fp32 staging (sm90_epilogue_general.cuh). Host and device decide
  * alike: the host encodes D's and C's tensor maps exactly when the kernel will use them. */
@@ -55,11 +53,10 @@ __host__ __device__ __forceinline__ bool sm90_tma_strides_ok(int64_t ld, int64_t
 
 __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p) {
   const bool d_float = p.d_type == TG_F32 || p.d_type == TG_F16 || p.d_type == TG_BF16;
-  if (!(d_float || p.exact_int) || p.align_d < 16) return TG_SM90_EPI_GENERAL;
-  const int64_t es = p.d_type == TG_F32 || p.exact_int ? 4 : 2;
+  if (p.exact_int || !d_float || p.align_d < 16) return TG_SM90_EPI_GENERAL;
+  const int64_t es = p.d_type == TG_F32 ? 4 : 2;
   if (!sm90_tma_strides_ok(p.ldd, p.batch_stride_d, es) || p.n * es % TG_TMA_STORE_GRANULE)
     return TG_SM90_EPI_GENERAL;
-  if (p.exact_int) return TG_SM90_EPI_PLAIN; /* the int32 accumulator as it is */
   if (tg_epilogue_is_inline(p))
     return !p.has_bias && p.act == TG_ACT_NONE ? TG_SM90_EPI_PLAIN : TG_SM90_EPI_BIAS_RELU;
   if (p.read_c &&
@@ -67,6 +64,19 @@ __host__ __device__ __forceinline__ int sm90_epilogue_class(const tg_problem &p)
     return TG_SM90_EPI_GENERAL;
   if (p.has_bias && p.bias_type != p.d_type) return TG_SM90_EPI_GENERAL;
   return TG_SM90_EPI_FULL;
+}
+
+/* The class a request's kernel is chosen by (host) and its maps encoded for: sm90_epilogue_class,
+ * and PLAIN for the exact int32 product of int8 inputs (problem.h's exact_int: alpha 1 and nothing
+ * else) into an s32 D that TMA can store, whose bits the int8 rows' LEAN kernel stores as they
+ * are. That kernel does not ask for its class; the float rows never see exact_int, so on the
+ * device sm90_epilogue_class is the whole story. */
+__host__ __device__ __forceinline__ int sm90_dispatch_class(const tg_problem &p) {
+  constexpr int64_t kInt32Bytes = 4;
+  if (p.exact_int && p.align_d >= 16 && sm90_tma_strides_ok(p.ldd, p.batch_stride_d, kInt32Bytes) &&
+      p.n * kInt32Bytes % TG_TMA_STORE_GRANULE == 0)
+    return TG_SM90_EPI_PLAIN;
+  return sm90_epilogue_class(p);
 }
 
 /* Whether a configuration is a two-group tile (sm90.h): it finishes half its 16-bit D apart from

@@ -59,7 +59,7 @@ int sm90_max_clusters(int sm_count) {
 template <int BM, int BN, int CM, int CN, int SCHEDULE>
 tg_status sm90_row_check_wide(const tg_problem *p, const char *row, char *why, size_t why_len) {
   if (!sm90_wide_acc(BM, BN, SCHEDULE)) return TG_OK;
-  if (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == p->a_type, false, p->read_c) !=
+  if (sm90_epilogue_set(sm90_dispatch_class(*p), p->d_type == p->a_type, false, p->read_c) !=
       TG_SM90_EPILOGUES_LEAN) {
     snprintf(
         why, why_len,
@@ -128,7 +128,7 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
                                             p->batch, p->batch_stride_b, b_rows);
   maps.used[SM90_MAP_A] = maps.used[SM90_MAP_B] = true;
   maps.desc[SM90_MAP_A].tf32 = maps.desc[SM90_MAP_B].tf32 = Cfg::Atom::kTf32Operands;
-  const int epilogue = sm90_epilogue_class(*p);
+  const int epilogue = sm90_dispatch_class(*p);
   if (epilogue != TG_SM90_EPI_GENERAL) {
     const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
     const int box_cols = Layout::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
@@ -271,7 +271,7 @@ tg_status sm90_dispatch_set(const tg_problem *p, const Op &op) {
 /* The kernel compiled with p's epilogue set. */
 template <class Row, class E, class Op>
 tg_status sm90_dispatch_epilogues(const tg_problem *p, const Op &op) {
-  switch (sm90_epilogue_set(sm90_epilogue_class(*p), p->d_type == E::kLeanDType, Row::kTwoGroupTile,
+  switch (sm90_epilogue_set(sm90_dispatch_class(*p), p->d_type == E::kLeanDType, Row::kTwoGroupTile,
                             p->read_c)) {
     case TG_SM90_EPILOGUES_LEAN: return sm90_dispatch_set<Row, E, Sm90EpilogueLean>(p, op);
     case TG_SM90_EPILOGUES_BIAS: return sm90_dispatch_set<Row, E, Sm90EpilogueBias>(p, op);
@@ -349,41 +349,32 @@ struct Sm90AtomsFp8 {
   }
 };
 
-/* f32 inputs with tf32 math (compute TF32), K-major. */
-struct Sm90AtomsTf32 {
-  typedef Sm90TF32 First;
-  static constexpr int kInputs = TG_SM90_TF32;
-  static constexpr unsigned kSets = ~0u;
-  static constexpr const char *kTakes = "f32 inputs with tf32 compute, K-major";
+/* A row of one atom ATOM, for requests of input class INPUT_CLASS (problem.h), compiling the
+ * epilogue sets SETS of those its tile has. */
+template <class ATOM, int INPUT_CLASS, int INPUTS, unsigned SETS>
+struct Sm90AtomsSingle {
+  typedef ATOM First;
+  static constexpr int kInputs = INPUTS;
+  static constexpr unsigned kSets = SETS;
+  static constexpr const char *kTakes = ATOM::kTakes;
   template <class Row, class Op>
   static tg_status dispatch(const tg_problem *p, const Op &op) {
-    if (p->input != TG_IN_TF32) return TG_ERR_INTERNAL;
-    return sm90_dispatch_epilogues<Row, Sm90TF32>(p, op);
+    if (p->input != INPUT_CLASS) return TG_ERR_INTERNAL;
+    return sm90_dispatch_epilogues<Row, ATOM>(p, op);
   }
   template <class Row>
   static tg_status check(const tg_problem *, const char *, char *, size_t) {
     return TG_OK;
   }
 };
-
+/* f32 inputs with tf32 math (compute TF32), K-major. */
+typedef Sm90AtomsSingle<Sm90TF32, TG_IN_TF32, TG_SM90_TF32, ~0u> Sm90AtomsTf32;
 /* int8 inputs into exact int32, K-major. The exact int32 product stores by TMA (LEAN); every
  * other D (an epilogue, s8 D) takes the GENERAL class (REST). */
-struct Sm90AtomsS8 {
-  typedef Sm90S8 First;
-  static constexpr int kInputs = TG_SM90_S8;
-  static constexpr unsigned kSets =
-      TG_SM90_SET_BIT(TG_SM90_EPILOGUES_LEAN) | TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST);
-  static constexpr const char *kTakes = "s8 inputs with s32 compute, K-major";
-  template <class Row, class Op>
-  static tg_status dispatch(const tg_problem *p, const Op &op) {
-    if (p->input != TG_IN_S8) return TG_ERR_INTERNAL;
-    return sm90_dispatch_epilogues<Row, Sm90S8>(p, op);
-  }
-  template <class Row>
-  static tg_status check(const tg_problem *, const char *, char *, size_t) {
-    return TG_OK;
-  }
-};
+typedef Sm90AtomsSingle<Sm90S8, TG_IN_S8, TG_SM90_S8,
+                        TG_SM90_SET_BIT(TG_SM90_EPILOGUES_LEAN) |
+                            TG_SM90_SET_BIT(TG_SM90_EPILOGUES_REST)>
+    Sm90AtomsS8;
 
 /* The atoms of an INPUTS column value (sm90_configs.h). */
 template <int INPUTS>
