@@ -293,7 +293,7 @@ static void test_unaligned(void) {
 }
 
 /* fp32 with fp32 math goes to the f32 family (`ref` without it), whatever the orders and
- * alignment; other types to their own families. */
+ * alignment, unless its grid cannot hold the tiles; other types to their own families. */
 static void test_types(void) {
   tg_gemm g;
   const char *f32_family = have_family("f32") ? "f32" : "ref";
@@ -306,6 +306,10 @@ static void test_types(void) {
   k = pick(g_h80, &g);
   CHECK_MSG(k && strcmp(k->family, f32_family) == 0, "fp32, odd sizes: %s", k ? k->name : "-");
   check_minimal(A100_SM, A100_SMS, &g);
+  /* More output tiles than a grid holds: the f32 rows refuse it, `ref` serves it. */
+  request(&g, (int64_t)1 << 30, (int64_t)1 << 30, 16, TG_F32);
+  k = pick(g_h90, &g);
+  CHECK_MSG(k && strcmp(k->name, "ref") == 0, "fp32, 2^30 x 2^30: %s", k ? k->name : "-");
   if (!have_family("sm80")) return;
   request(&g, 4096, 4096, 4096, TG_F32);
   g.compute = TG_COMPUTE_TF32;
