@@ -363,7 +363,7 @@ size_t tg_dtype_size(tg_dtype dtype);
 /** Description of one registered kernel, for listings and tools. */
 typedef struct tg_kernel_info {
   const char *name;           /**< what `kernel` in tg_gemm accepts */
-  const char *family;         /**< "ref", "simt", "sm80", "sm90" */
+  const char *family;         /**< "ref", "simt", "f32", "sm80", "sm90" */
   const char *summary;        /**< one line: what it is and what it accepts */
   int sm_min, sm_max;         /**< compute capabilities it runs on (major*10 + minor) */
   int rung;                   /**< its step in the teaching ladder, 0 if it is not a rung */

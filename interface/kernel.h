@@ -55,7 +55,7 @@ typedef int (*tg_tma_maps_fn)(const tg_problem *p, tg_tma_desc *out, int max);
 
 typedef struct tg_kernel {
   const char *name;     /* unique; what tg_gemm.kernel names */
-  const char *family;   /* "ref", "simt", "sm80", "sm90" */
+  const char *family;   /* "ref", "simt", "f32", "sm80", "sm90" */
   const char *summary;  /* one line for `tilegemm list` */
   int rung;             /* ladder step (1..), 0 if not a ladder rung */
   int sm_min, sm_max;   /* device compute capability range it runs on */

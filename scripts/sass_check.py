@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sass_check.py — what the compiled tensor-core kernels are made of, checked from their SASS.
+"""sass_check.py — what the compiled GEMM kernels are made of, checked from their SASS.
 
     python3 scripts/sass_check.py [--verbose] [--expect FAMILY]... FILE...
     python3 scripts/sass_check.py --self-test
@@ -27,7 +27,11 @@ Rules, per kernel:
                              C7520, ...), when the accumulators are touched while in flight).
   sm80_gemm_kernel           mma.sync at work: HMMA (f16, bf16, tf32) or IMMA (s8); no HGMMA.
                              Its local-memory instructions are counted, not judged.
-A family named by --expect (sm90, sm80) whose kernels are absent from every FILE fails (a build
+  f32_gemm_kernel            full fp32 math on the CUDA cores: no tensor-core instruction (HMMA,
+                             HGMMA, IMMA), and at least one k-tile's FFMA of the thread tile
+                             (tile_m·tile_n·tile_k / threads) in the code, i.e. the k-tile's
+                             loop fully unrolled. Local memory is counted, not judged.
+A family named by --expect (sm90, sm80, f32) whose kernels are absent from every FILE fails (a build
 that lost them). The table counts each group's instructions and its MMA instructions as they
 stand in the code (the k-loop once, not as executed); --verbose lists every kernel.
 
@@ -52,6 +56,9 @@ SM90_NAME = re.compile(
     r"\d+Sm90Epilogue(Lean|Cast|Rest|Bias|Resid|Act)E")
 # Sm80Gemm<E, BM, BN, ...>
 SM80_NAME = re.compile(r"sm80_gemm_kernelI8Sm80GemmI\d+Sm80(\w+?)Li(\d+)ELi(\d+)E")
+# F32Gemm<F32Config<BM, BN, BK, WARPS_M, WARPS_N, STAGES, MIN_CTAS>, A staging, B staging>
+F32_NAME = re.compile(r"f32_gemm_kernelI7F32GemmI9F32ConfigILi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)ELi(\d+)E"
+                      r"Li(\d+)ELi(\d+)EE")
 HGMMA = re.compile(r"\bHGMMA\.(\d+)x(\d+)x(\d+)\.F32(\.BF16)?\b")
 LOCAL = re.compile(r"\b(?:LDL|STL)(?:\.[A-Z0-9]+)*\b")
 ADDRESS = re.compile(r"^\s+/\*([0-9a-f]{4,})\*/")
@@ -86,7 +93,7 @@ class Kernel:
         self.instructions = 0
         self.hgmma = []          # (m, n, k, bf16) per HGMMA
         self.hgmma_waits = 0     # HGMMA that close a group (gsb0)
-        self.hmma = self.imma = self.local = self.setmaxnreg = 0
+        self.hmma = self.imma = self.local = self.setmaxnreg = self.ffma = 0
         self.frame = 0           # local accesses that hand a helper its return address
         self.frame_candidates = []  # (address, is_store, return address stored or None) of LDL/STL at [R1]
         self.immediates = {}     # register -> the immediate its last MOV set
@@ -144,6 +151,8 @@ def parse(text):
                     k.hmma += 1
                 elif " IMMA." in line:
                     k.imma += 1
+            elif " FFMA" in line:
+                k.ffma += 1
             elif "LDL" in line or "STL" in line:
                 if LOCAL.search(line):
                     k.local += 1
@@ -175,7 +184,8 @@ def parse(text):
         m = FUNCTION.match(line)
         if m:
             name = m.group(1)
-            k = Kernel(arch, name) if ("sm90_gemm_kernel" in name or "sm80_gemm_kernel" in name) else None
+            k = Kernel(arch, name) if any(f in name for f in ("sm90_gemm_kernel", "sm80_gemm_kernel",
+                                                              "f32_gemm_kernel")) else None
             if k is not None:
                 kernels.append(k)
     for k in kernels:
@@ -245,6 +255,20 @@ def check_sm80(k, m):
     return key, problems
 
 
+def check_f32(k, m):
+    bm, bn, bk, wm, wn, stages = (int(x) for x in m.groups()[:6])
+    key = "f32  %dx%dx%d, %d warps, %d stages (%s)" % (bm, bn, bk, wm * wn, stages, k.arch)
+    problems = []
+    if k.hmma + k.imma + len(k.hgmma):
+        problems.append("tensor-core instructions (HMMA %d, IMMA %d, HGMMA %d) in an fp32 kernel" % (
+            k.hmma, k.imma, len(k.hgmma)))
+    per_tile = bm * bn * bk // (32 * wm * wn)
+    if k.ffma < per_tile:
+        problems.append("%d FFMA, fewer than one k-tile's %d: the k-tile's loop is not unrolled" % (
+            k.ffma, per_tile))
+    return key, problems
+
+
 SELF_TEST_LISTING = """
 \tcode for sm_90a
 \t\tFunction : _Z16sm90_gemm_kernelI10Sm90KernelI10Sm90ConfigI8Sm90BF16Li128ELi208ELi4ELb1ELb1ELi2ELi1E15Sm90CooperativeE16Sm90EpilogueRestEEv
@@ -296,10 +320,10 @@ def main(argv):
         a = args.pop(0)
         if a == "--verbose":
             verbose = True
-        elif a == "--expect" and args and args[0] in ("sm90", "sm80"):
+        elif a == "--expect" and args and args[0] in ("sm90", "sm80", "f32"):
             expect.append(args.pop(0))
         elif a.startswith("-"):
-            print("sass_check: unknown option %s (--verbose, --expect sm90|sm80)" % a)
+            print("sass_check: unknown option %s (--verbose, --expect sm90|sm80|f32)" % a)
             return 1
         else:
             files.append(a)
@@ -312,11 +336,11 @@ def main(argv):
               "PATH; the PyPI wheel nvidia-cuda-cuobjdump also carries one)")
         return SKIP
     groups = OrderedDict()   # key -> [kernels, instructions min, max, mma, local, problems, frame]
-    failures, seen = 0, {"sm90": 0, "sm80": 0}
+    failures, seen = 0, {"sm90": 0, "sm80": 0, "f32": 0}
     listings = disassemble_all(cuobjdump, files)
     for path in files:
         for k in listings[path] or []:
-            m90, m80 = SM90_NAME.search(k.name), SM80_NAME.search(k.name)
+            m90, m80, m32 = SM90_NAME.search(k.name), SM80_NAME.search(k.name), F32_NAME.search(k.name)
             if m90:
                 key, problems = check_sm90(k, m90)
                 seen["sm90"] += 1
@@ -325,6 +349,10 @@ def main(argv):
                 key, problems = check_sm80(k, m80)
                 seen["sm80"] += 1
                 mma = "%d %s" % ((k.hmma, "HMMA") if k.hmma else (k.imma, "IMMA"))
+            elif m32:
+                key, problems = check_f32(k, m32)
+                seen["f32"] += 1
+                mma = "%d FFMA" % k.ffma
             else:
                 continue
             g = groups.setdefault(key, [0, k.instructions, k.instructions, mma, 0, 0, 0])
@@ -345,8 +373,8 @@ def main(argv):
         if seen[family] == 0:
             failures += 1
             print("FAIL no %s_gemm_kernel in %s" % (family, " ".join(files)))
-    print("sass_check: %d kernels (sm90 %d, sm80 %d), %d problems" % (
-        seen["sm90"] + seen["sm80"], seen["sm90"], seen["sm80"], failures))
+    print("sass_check: %d kernels (sm90 %d, sm80 %d, f32 %d), %d problems" % (
+        sum(seen.values()), seen["sm90"], seen["sm80"], seen["f32"], failures))
     return 1 if failures else 0
 
 

@@ -47,6 +47,17 @@ __device__ __forceinline__ void thread_cp_async_16_or_zero(uint32_t smem_addr, c
       : "memory");
 }
 
+/* Copies 4 bytes from global to shared memory asynchronously (through L1: .ca, the only form of
+ * a 4-byte cp.async). src_bytes is 4 or 0: 0 reads nothing (the address may lie anywhere) and
+ * writes a zero. Each element lands where its thread says, so a tile can be transposed on its
+ * way into shared memory, and any 4-byte-aligned operand can be staged. */
+__device__ __forceinline__ void thread_cp_async_4(uint32_t smem_addr, const void *gmem,
+                                                  int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_addr), "l"(gmem),
+               "r"(src_bytes)
+               : "memory");
+}
+
 /* Stores 16 bytes at a shared-state-space address (the register path beside cp.async). */
 __device__ __forceinline__ void thread_store_shared_16(uint32_t smem_addr, uint4 v) {
   asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(smem_addr), "r"(v.x), "r"(v.y),

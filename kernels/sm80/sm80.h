@@ -35,11 +35,6 @@ TG_SM80_ROW_FUNCTIONS(s8_128x128)
 TG_SM80_ROW_FUNCTIONS(s8_64x64)
 TG_SM80_ROW_FUNCTIONS(s8_64x64_splitk)
 
-/* Split-K reduction: sums `splits` partial planes ([split][batch][m][n], fp32 or int32) in
- * order and applies the epilogue. */
-tg_status tg_sm80_splitk_reduce(const tg_problem *p, int splits, const void *partial,
-                                struct CUstream_st *stream);
-
 #ifdef __cplusplus
 }
 #endif

@@ -8,8 +8,8 @@
  *   - a grouped tile order (GROUP_M rows of tiles sweep the columns together) so that the
  *     A and B tiles in flight stay in L2;
  *   - batches and split-K on the grid's y dimension: split s computes the k range
- *     [s·k_split, (s+1)·k_split) and writes raw partial sums that sm80_splitk_reduce adds in a
- *     fixed order (deterministic);
+ *     [s·k_split, (s+1)·k_split) and writes raw partial sums that tg_splitk_reduce
+ *     (kernels/common/splitk_reduce.cu) adds in a fixed order (deterministic);
  *   - the full epilogue (alpha, beta·C, bias, ReLU/GELU, any output type) through a
  *     shared-memory staging tile, so each thread stores 8 consecutive outputs as one vector.
  *

@@ -8,6 +8,7 @@
 
 #include "sm80.h"
 #include "sm80_gemm.cuh"
+#include "splitk_reduce.h"
 
 /* Split-K: enough (batch, split) CTAs to fill this many waves of the SMs ... */
 #define TG_SM80_SPLITK_TARGET_WAVES 2
@@ -62,7 +63,7 @@ tg_status sm80_launch_orders(const tg_problem *p, int splits, cudaStream_t strea
         Sm80Gemm<E, BM, BN, WM, WN, ST, !E::kMnMajorOk, !E::kMnMajorOk, MIN_CTAS> >(
         p, splits, k_split, partial, stream);
   }
-  if (s == TG_OK && splits > 1) s = tg_sm80_splitk_reduce(p, splits, partial, stream);
+  if (s == TG_OK && splits > 1) s = tg_splitk_reduce(p, splits, partial, stream);
   return s;
 }
 

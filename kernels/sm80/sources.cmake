@@ -8,5 +8,4 @@ list(APPEND TG_KERNEL_SOURCES
   kernels/sm80/sm80_h_64x64.cu
   kernels/sm80/sm80_tf32.cu
   kernels/sm80/sm80_s8.cu
-  kernels/sm80/sm80_splitk_reduce.cu
   kernels/sm80/sm80_rows.c)

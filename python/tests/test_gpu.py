@@ -259,7 +259,7 @@ def test_errors():
         tilegemm.matmul(a, b, scale_a=torch.ones((), device="cuda"),
                         scale_b=torch.ones((), device="cuda"))
     fast = [k.name for k in tilegemm.list_kernels() if k.family in ("sm90", "sm80")]
-    if fast:  # no fast kernel takes f32 inputs at full precision
+    if fast:  # no tensor-core kernel takes f32 inputs at full precision
         with pytest.raises(tilegemm.TilegemmError) as e:
             tilegemm.matmul(a.float(), b.float(), kernel=fast[0])
         assert e.value.status_name == "TG_ERR_NOT_SUPPORTED" and fast[0] in str(e.value)

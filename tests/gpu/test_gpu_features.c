@@ -5,7 +5,8 @@
  *   stream-K), run twice for determinism; batches (packed, padded, broadcast);
  *   every epilogue and bias type; pointers off by one element and odd leading dimensions;
  *   k == 0, alpha == 0 with NULL A/B, in-place C == D; whole and aligned edge tiles through
- *   every epilogue and D type on the tensor-core kernels; the GPU oracle against the CPU one;
+ *   every epilogue and D type on the tensor-core kernels and the f32 family's; the GPU oracle
+ *   against the CPU one;
  *   tf32 input rounding bit for bit on the tf32 tensor-core kernels; stream-K splits on sm90.
  *
  *   test_gpu_features [--kernel NAME]   only that kernel's tile edges (others skipped)
@@ -276,7 +277,7 @@ static void test_special_scalars(void) {
 }
 
 enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
-enum { TF32_SET = 1, S8_SET = 9 };
+enum { F32_SET = 0, TF32_SET = 1, S8_SET = 9 };
 /* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
 enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
 
@@ -299,19 +300,20 @@ static const type_set *stream_k_types(const tg_kernel_info *kinfo, int variant) 
  * C not read, read, in place (C == D) and shared by a batch of two; row-major D (bias along n)
  * and column-major D (the transposed problem: bias along m). The edge shapes keep every row
  * 16-byte aligned (n a multiple of 8), so they stay on the aligned paths. sm90 gets all of it
- * (its C moves by TMA); sm80, whose aligned path is one loop over the shared epilogue, whole
- * tiles with and without C. */
+ * (its C moves by TMA); sm80 and f32, whose aligned paths are one loop over the shared epilogue,
+ * whole tiles with and without C (f32: its 16-byte operand copies too, in f32). */
 enum { C_NONE, C_READ, C_IS_D, C_SHARED_BY_BATCH, C_MODES };
-/* The inputs of the aligned-epilogue cases: bf16, or for an fp8 or tf32 kernel its stream-K type
- * sets (the scalings an fp8 kernel serves), rotating with `rotate`. */
+/* The inputs of the aligned-epilogue cases: bf16, f32 for the f32 family, or for an fp8 or tf32
+ * kernel its stream-K type sets (the scalings an fp8 kernel serves), rotating with `rotate`. */
 static const type_set *aligned_epilogue_types(const tg_kernel_info *kinfo, int rotate) {
+  if (strcmp(kinfo->family, "f32") == 0) return &k_types[F32_SET];
   return strstr(kinfo->name, "_f8_") || strstr(kinfo->name, "_tf32_")
              ? stream_k_types(kinfo, rotate)
              : &k_types[BF16_SET];
 }
 static void test_aligned_epilogues(const tg_kernel_info *kinfo) {
   const int sm90 = strcmp(kinfo->family, "sm90") == 0;
-  if (!sm90 && strcmp(kinfo->family, "sm80") != 0) return;
+  if (!sm90 && strcmp(kinfo->family, "sm80") != 0 && strcmp(kinfo->family, "f32") != 0) return;
   const tg_dtype outs[] = {TG_BF16, TG_F16, TG_F32};
   /* Whole tiles of 64, 128 and 256 columns (512), edges inside the last tile of every width (424
    * and 616 end inside every width's last tile), and the 16-column tails of 144- and 208-wide tiles hold an edge in both D orders (column-major D

@@ -5,7 +5,8 @@
  * tiles of the fastest family on the architecture; a short K goes to a row that hides the
  * per-tile epilogue (smaller tile_overhead_k), and so does a heavy epilogue (C, GELU) at short
  * K; unaligned operands are repacked rather
- * than sent to the reference kernel; fp32 goes to `ref`. Only what the cost model really
+ * than sent to the reference kernel; fp32 with fp32 math goes to the f32 family in every layout
+ * and alignment (to `ref` in a build without it). Only what the cost model really
  * implies is asserted, so refitting its constants from a sweep keeps these true.
  */
 #include <stdint.h>
@@ -291,12 +292,24 @@ static void test_unaligned(void) {
   check_minimal(H100_SM, H100_SMS, &g);
 }
 
-/* Types only `ref` serves automatically, and types of one family. */
+/* fp32 with fp32 math goes to the f32 family (`ref` without it), whatever the orders and
+ * alignment, unless its grid cannot hold the tiles; other types to their own families. */
 static void test_types(void) {
   tg_gemm g;
+  const char *f32_family = have_family("f32") ? "f32" : "ref";
   request(&g, 512, 512, 512, TG_F32);
   const tg_kernel *k = pick(g_h90, &g);
-  CHECK_MSG(k && strcmp(k->name, "ref") == 0, "fp32: %s", k ? k->name : "-");
+  CHECK_MSG(k && strcmp(k->family, f32_family) == 0, "fp32: %s", k ? k->name : "-");
+  request(&g, 4095, 4097, 4093, TG_F32);
+  g.a_order = TG_COL_MAJOR;
+  g.b_order = TG_ROW_MAJOR;
+  k = pick(g_h80, &g);
+  CHECK_MSG(k && strcmp(k->family, f32_family) == 0, "fp32, odd sizes: %s", k ? k->name : "-");
+  check_minimal(A100_SM, A100_SMS, &g);
+  /* More output tiles than a grid holds: the f32 rows refuse it, `ref` serves it. */
+  request(&g, (int64_t)1 << 30, (int64_t)1 << 30, 16, TG_F32);
+  k = pick(g_h90, &g);
+  CHECK_MSG(k && strcmp(k->name, "ref") == 0, "fp32, 2^30 x 2^30: %s", k ? k->name : "-");
   if (!have_family("sm80")) return;
   request(&g, 4096, 4096, 4096, TG_F32);
   g.compute = TG_COMPUTE_TF32;

@@ -1,12 +1,13 @@
 /*
- * sm80_splitk_reduce.cu — the second half of split-K: each thread sums the partial sums of 8
- * consecutive outputs over the splits, always in split order (so results are bitwise
- * reproducible), then applies the shared epilogue. Partials are [split][batch][m][n], packed.
+ * splitk_reduce.cu — the second half of split-K, for every family that splits k (sm80, f32):
+ * each thread sums the partial sums of 8 consecutive outputs over the splits, always in split
+ * order (so results are bitwise reproducible), then applies the shared epilogue. Partials are
+ * [split][batch][m][n], packed.
  */
 #include <cuda_runtime.h>
 
 #include "epilogue.cuh"
-#include "sm80.h"
+#include "splitk_reduce.h"
 
 namespace {
 
@@ -39,8 +40,8 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-extern "C" tg_status tg_sm80_splitk_reduce(const tg_problem *p, int splits, const void *partial,
-                                           cudaStream_t stream) {
+extern "C" tg_status tg_splitk_reduce(const tg_problem *p, int splits, const void *partial,
+                                      cudaStream_t stream) {
   const int64_t segs = p->batch * p->m * ((p->n + TG_EPILOGUE_VECTOR - 1) / TG_EPILOGUE_VECTOR);
   int64_t blocks = (segs + kThreads - 1) / kThreads;
   if (blocks > kMaxBlocks) blocks = kMaxBlocks;
