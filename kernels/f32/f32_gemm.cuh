@@ -240,30 +240,27 @@ struct F32Gemm {
 #pragma unroll
         for (int j = 0; j < C::kThreadN; ++j) acc[i][j] = 0.0f;
 
-          /* Prologue: k-tiles 0 .. kStages - 2 into stages 0 .. kStages - 2, one commit group each
+      /* The next k-tile's loads of A and B into stage `s`; both loaders move on past it. */
+      auto thread_load_next_k_tile = [&](int s) {
+        const uint32_t stage = smem_base + s * kStageBytes;
+        TileA::thread_issue(la, stage, p.lda);
+        TileB::thread_issue(lb, stage + kTileBOffset, p.ldb);
+        TileA::thread_advance(la, p.lda);
+        TileB::thread_advance(lb, p.ldb);
+      };
+      /* Prologue: k-tiles 0 .. kStages - 2 into stages 0 .. kStages - 2, one commit group each
        * (empty past the last k-tile, so the group count stays what the waits below assume). */
 #pragma unroll
       for (int s = 0; s < C::kStages - 1; ++s) {
-        if (s < k_tiles) {
-          const uint32_t stage = smem_base + s * kStageBytes;
-          TileA::thread_issue(la, stage, p.lda);
-          TileB::thread_issue(lb, stage + kTileBOffset, p.ldb);
-          TileA::thread_advance(la, p.lda);
-          TileB::thread_advance(lb, p.ldb);
-        }
+        if (s < k_tiles) thread_load_next_k_tile(s);
         thread_cp_async_commit();
       }
       int read = 0, write = C::kStages - 1;
       for (int kt = 0; kt < k_tiles; ++kt) {
         thread_cp_async_wait<C::kStages - 2>();
         __syncthreads(); /* k-tile kt has landed; every warp is done with k-tile kt - 1 */
-        if (kt + C::kStages - 1 < k_tiles) { /* refill the stage k-tile kt - 1 used */
-          const uint32_t stage = smem_base + write * kStageBytes;
-          TileA::thread_issue(la, stage, p.lda);
-          TileB::thread_issue(lb, stage + kTileBOffset, p.ldb);
-          TileA::thread_advance(la, p.lda);
-          TileB::thread_advance(lb, p.ldb);
-        }
+        if (kt + C::kStages - 1 < k_tiles)
+          thread_load_next_k_tile(write); /* refill the stage k-tile kt - 1 used */
         thread_cp_async_commit();
         const float *as = smem + read * kStageFloats;
         thread_multiply_stage(as, as + TileA::kFloats, at, acc);
