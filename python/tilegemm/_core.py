@@ -578,12 +578,22 @@ def _scales(scales, a_code, b_code, m, n, k, sets_a, sets_b, dev, stream, need_d
 # tg_gemm's last fields without fp8 scales: scale_mode NONE, scale_a, scale_b, fp8_fast_accum.
 _NO_SCALES = (0, 0, 0, 0)
 FIELD_INDEX = {name: i for i, (name, _) in enumerate(L.Gemm._fields_)}  # a field's place in fields
+_ALPHA, _BETA = FIELD_INDEX["alpha"], FIELD_INDEX["beta"]
 
 # A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
 # data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
-# in, and what must outlive the launch (DLPack capsules, copies of operands).
-Request = namedtuple("Request", "fields a b c d device result copy_back keep")
+# in, what must outlive the launch (DLPack capsules, copies of operands), and how D was allocated
+# when tilegemm allocated it (new_d's `alloc`, else None).
+Request = namedtuple("Request", "fields a b c d device result copy_back keep alloc")
 _DEFAULT_COMPUTE = {}  # dtype code -> tg_compute when compute is None
+
+
+def new_d(a, alloc):
+    """The D that tilegemm allocates, like a: alloc is (shape, torch dtype, transposed), the
+    shape with its last two dimensions swapped when D is the transpose of a contiguous tensor."""
+    shape, dtype, transposed = alloc
+    d = a.new_empty(shape, dtype=dtype)
+    return d.mT if transposed else d
 
 
 def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream,
@@ -623,7 +633,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
 
     # D: out, or one tilegemm allocates (torch), in C's order when C is the transpose of a
     # contiguous tensor.
-    copy_back = None
+    copy_back = alloc = None
     if out is not None:
         dd = describe(out, "out", stream, need_data)
         if dd[6] is not None:
@@ -648,11 +658,12 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
                   else default_out_code(a_code))
         tdt = TORCH_FROM_CODE[d_code]
         if use_c and torch_d_col_major(c, beta):
-            d = a.new_empty((batch, n, m) if batched else (n, m), dtype=tdt).mT
+            alloc = ((batch, n, m) if batched else (n, m), tdt, True)
             md = (batch, m, n, L.COL_MAJOR, max(m, 1), m * n)
         else:
-            d = a.new_empty(d_shape, dtype=tdt)
+            alloc = (d_shape, tdt, False)
             md = (batch, m, n, L.ROW_MAJOR, max(n, 1), m * n)
+        d = new_d(a, alloc)
         dd = (d, d.data_ptr(), d_shape, None, d_code, dev, None)
         result = d
     else:  # explain without out: a packed row-major D
@@ -717,7 +728,12 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
               ma[3], mb[3], md[3], ma[4], mb[4], ldc, md[4], sa, sb, sc, md[5], alpha, beta,
               _epilogue(bias is not None, activation), bias_ptr, bias_code,
               _kernel_address(kernel) if kernel is not None else 0) + scale_fields
-    return Request(fields, da[1], db[1], c_ptr, dd[1], dev, result, copy_back, keep)
+    return Request(fields, da[1], db[1], c_ptr, dd[1], dev, result, copy_back, keep, alloc)
+
+
+def _scalars_error(alpha, beta):
+    return TypeError(f"tilegemm: alpha and beta must be real numbers, not "
+                     f"{type(alpha).__name__} and {type(beta).__name__}")
 
 
 def run(r, stream):
@@ -727,8 +743,7 @@ def run(r, stream):
     try:
         L.GEMM_PACKER.pack_into(st.buf, 0, *r.fields)
     except struct.error:
-        raise TypeError(f"tilegemm: alpha and beta must be real numbers, not "
-                        f"{type(r.fields[20]).__name__} and {type(r.fields[21]).__name__}") from None
+        raise _scalars_error(r.fields[_ALPHA], r.fields[_BETA]) from None
     s = L.tg_matmul(h.ptr, st.addr, r.a, r.b, r.c, r.d, stream)
     if s != L.OK:
         raise _fail(h.ptr, s)
