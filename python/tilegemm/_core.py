@@ -83,6 +83,7 @@ class _State(threading.local):
         self.virtual = {}   # (sm, sm_count) -> _Handle
         self.buf = ctypes.create_string_buffer(L.GEMM_PACKER.size)
         self.addr = ctypes.addressof(self.buf)
+        self.view = memoryview(self.buf).cast("B")  # the buffer as bytes, to copy a tg_gemm in
 
 
 _state = _State()
@@ -578,7 +579,7 @@ def _scales(scales, a_code, b_code, m, n, k, sets_a, sets_b, dev, stream, need_d
 # tg_gemm's last fields without fp8 scales: scale_mode NONE, scale_a, scale_b, fp8_fast_accum.
 _NO_SCALES = (0, 0, 0, 0)
 FIELD_INDEX = {name: i for i, (name, _) in enumerate(L.Gemm._fields_)}  # a field's place in fields
-_ALPHA, _BETA = FIELD_INDEX["alpha"], FIELD_INDEX["beta"]
+_ALPHA, _BETA, _EPILOGUE = FIELD_INDEX["alpha"], FIELD_INDEX["beta"], FIELD_INDEX["epilogue"]
 
 # A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
 # data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
@@ -750,6 +751,75 @@ def run(r, stream):
     if r.copy_back is not None:
         r.copy_back[0].copy_(r.copy_back[1])
     return r.result
+
+
+# ---- plain torch tensors on the current stream ---------------------------------------------
+# A request's tg_gemm follows from its operands' shapes, strides and dtypes and from the call's
+# other arguments; of those, only alpha, beta and the bias pointer are written per call: the data
+# pointers and the stream are tg_matmul's own arguments, and the device picks the handle. So a
+# call like one made before (same key) skips build: its tg_gemm is copied from the bytes kept
+# then, those fields written, and D allocated as then. Only requests that build took without a
+# copy (of an operand, C, bias, or D through a temporary) are kept; the first call of each key,
+# and every call that is not plain torch tensors on one device, takes build and run.
+_REQUESTS = {}          # key (see torch_matmul) -> (tg_gemm bytes, epilogue code, D's alloc)
+_REQUESTS_LIMIT = 4096  # then they are forgotten, all at once
+
+
+def _operand_key(x, dev):
+    """(shape, strides, dtype) of an optional operand (None: None) that may take the direct path
+    with a and b on device dev, else False."""
+    if x is None:
+        return None
+    if type(x) not in _PLAIN_TENSORS or x.get_device() != dev:
+        return False
+    return x.shape, x.stride(), x.dtype
+
+
+def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute):
+    """matmul of plain torch tensors a and b, without fp8 scales, on the current torch stream:
+    D (out, or a new tensor). Takes a request built before when the key matches."""
+    dev = a.get_device()
+    key = entry = None
+    use_c = c is not None and beta != 0
+    if dev >= 0 and b.get_device() == dev:
+        # The key's last item: None without c, bias and out; out's key with out alone; else
+        # (c's, use_c, bias's, out's). False: an operand that takes build.
+        if c is None and bias is None:
+            extra = None if out is None else _operand_key(out, dev)
+        else:
+            kc, kbias, kout = _operand_key(c, dev), _operand_key(bias, dev), _operand_key(out, dev)
+            extra = (False if kc is False or kbias is False or kout is False
+                     else (kc, use_c, kbias, kout))
+        if extra is not False:
+            key = (a.shape, a.stride(), a.dtype, b.shape, b.stride(), b.dtype, activation,
+                   out_dtype, kernel, compute, extra)
+            try:
+                entry = _REQUESTS.get(key)
+            except TypeError:  # an unhashable argument, which build names
+                key = None
+    if entry is None:
+        r = build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, None)
+        result = run(r, _raw_stream(r.device))
+        if key is not None and r.keep is None and r.copy_back is None:
+            if len(_REQUESTS) >= _REQUESTS_LIMIT:
+                _REQUESTS.clear()
+            _REQUESTS[key] = (L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE], r.alloc)
+        return result
+    gemm, epilogue, alloc = entry
+    st = _state
+    st.view[:] = gemm
+    try:
+        L.SCALARS_PACKER.pack_into(st.buf, L.SCALARS_AT, alpha, beta, epilogue,
+                                   0 if bias is None else bias.data_ptr())
+    except struct.error:
+        raise _scalars_error(alpha, beta) from None
+    d = out if alloc is None else new_d(a, alloc)
+    h = st.handles.get(dev) or handle(dev)
+    s = L.tg_matmul(h.ptr, st.addr, a.data_ptr(), b.data_ptr(), c.data_ptr() if use_c else 0,
+                    d.data_ptr(), _raw_stream(dev))
+    if s != L.OK:
+        raise _fail(h.ptr, s)
+    return d
 
 
 def torch_stream(stream, device):
