@@ -844,3 +844,19 @@ def test_kept_requests_across_threads(torch_mod, posing, monkeypatch):
     assert not errors
     assert [call[0] for call in posing.calls] == [0x100, 0x200]
     assert posing.calls[0][1:5] == posing.calls[1][1:5]
+
+
+def test_stream_argument_of_the_current_stream(torch_mod, posing, monkeypatch):
+    """stream= naming the current stream takes the common path; another stream is made current
+    for the call (torch_stream, stubbed here) and gets the request built anew."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    made_current = []
+    monkeypatch.setattr(_core, "torch_stream", lambda s, dev: made_current.append(s))
+    tilegemm.matmul(a, b, stream=0x500)
+    tilegemm.matmul(a, b, stream=0x500)
+    assert len(_core._REQUESTS) == 1 and not made_current
+    tilegemm.matmul(a, b, stream=0x777)
+    assert made_current == [0x777]
+    assert [call[6] for call in posing.calls] == [0x500, 0x500, 0x777]
+    assert len({call[1] for call in posing.calls}) == 1

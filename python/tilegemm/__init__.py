@@ -95,6 +95,10 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
         dev = a.get_device()
         if dev >= 0:  # D and any copies are allocated on `stream`
             s = _stream_handle(stream)
+            if scales is None and type(b) in plain and s == _core._raw_stream(dev):
+                # `stream` is the current stream already: the common case's path.
+                return _torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype,
+                                     kernel, compute)
             with _core.torch.cuda.stream(_core.torch_stream(s, dev)):
                 return _run(_build(a, b, c, alpha, beta, bias, activation, out, out_dtype,
                                    kernel, compute, s, True, scales), s)
