@@ -781,6 +781,27 @@ def test_kept_requests_keep_the_errors(torch_mod, posing):
     assert len(_core._REQUESTS) == 2
 
 
+def test_kept_requests_survive_calls_made_while_allocating_d(torch_mod, posing, monkeypatch):
+    """Allocating D may run Python code that calls tilegemm on the same thread (a dispatch
+    mode): the kept tg_gemm is written after it."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    x = torch.zeros(8, 16, dtype=torch.float32)
+    tilegemm.matmul(a, b, alpha=0.5)
+    tilegemm.matmul(x, x.t())
+    want_ab, want_x = _built_call(a, b, {"alpha": 0.5})[:3], _built_call(x, x.t(), {})[:3]
+    new_d = _core.new_d
+
+    def reentrant(like, alloc):
+        if like is a:
+            tilegemm.matmul(x, x.t())
+        return new_d(like, alloc)
+
+    monkeypatch.setattr(_core, "new_d", reentrant)
+    tilegemm.matmul(a, b, alpha=0.5)
+    assert [call[1:4] for call in posing.calls[-2:]] == [want_x, want_ab]
+
+
 def test_copies_are_not_kept(torch_mod, posing):
     """Requests whose build copies an operand (or computes D apart) are built every call."""
     torch = torch_mod

@@ -806,15 +806,17 @@ def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel,
             _REQUESTS[key] = (L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE], r.alloc)
         return result
     gemm, epilogue, alloc = entry
+    d = out if alloc is None else new_d(a, alloc)
     st = _state
+    h = st.handles.get(dev) or handle(dev)
+    # The buffer is filled last: allocating D may run Python code (a torch dispatch mode) that
+    # calls tilegemm on this thread, with the same buffer.
     st.view[:] = gemm
     try:
         L.SCALARS_PACKER.pack_into(st.buf, L.SCALARS_AT, alpha, beta, epilogue,
                                    0 if bias is None else bias.data_ptr())
     except struct.error:
         raise _scalars_error(alpha, beta) from None
-    d = out if alloc is None else new_d(a, alloc)
-    h = st.handles.get(dev) or handle(dev)
     s = L.tg_matmul(h.ptr, st.addr, a.data_ptr(), b.data_ptr(), c.data_ptr() if use_c else 0,
                     d.data_ptr(), _raw_stream(dev))
     if s != L.OK:
