@@ -693,11 +693,21 @@ def _cases(torch):
     ]
 
 
-def test_kept_requests_give_what_build_gives(torch_mod, posing):
+def _walk(x):
+    yield x
+    if isinstance(x, tuple):
+        for item in x:
+            yield from _walk(item)
+
+
+def test_kept_requests_give_what_build_gives(torch_mod, posing, monkeypatch):
     """Every call, the first of its key (build) and the repeats (the kept request), hands
     tg_matmul the tg_gemm and pointers that build gives, and returns a D of the same form."""
     torch = torch_mod
     cases = _cases(torch)
+    runs = []
+    run = _core.run
+    monkeypatch.setattr(_core, "run", lambda r, stream: runs.append(r) or run(r, stream))
     for round_ in range(3):  # cases interleaved: a kept request serves only its own key
         for i, (a, b, kw) in enumerate(cases):
             posing.calls.clear()
@@ -714,6 +724,9 @@ def test_kept_requests_give_what_build_gives(torch_mod, posing):
                 assert (d.shape, d.stride(), d.dtype) == (want.shape, want.stride(), want.dtype)
             assert pd == d.data_ptr()
         assert len(_core._REQUESTS) == len(cases)
+        assert len(runs) == len(cases)  # built in the first round only
+    # Kept keys hold no torch.Size (which the garbage collector tracks for good).
+    assert not any(isinstance(x, torch.Size) for key in _core._REQUESTS for x in _walk(key))
 
 
 def test_kept_requests_write_alpha_beta_and_bias(torch_mod, posing):

@@ -766,13 +766,26 @@ _REQUESTS_LIMIT = 4096  # then they are forgotten, all at once
 
 
 def _operand_key(x, dev):
-    """(shape, strides, dtype) of an optional operand (None: None) that may take the direct path
-    with a and b on device dev, else False."""
-    if x is None:
-        return None
+    """(shape, strides, dtype) of c, bias or out when it may take the kept request of a and b on
+    device dev, else False."""
     if type(x) not in _PLAIN_TENSORS or x.get_device() != dev:
         return False
     return x.shape, x.stride(), x.dtype
+
+
+def _untracked(key):
+    """torch_matmul's key as kept: equal to it and hashed alike, its shapes (torch.Size) made
+    plain tuples. The garbage collector soon stops tracking a tuple of numbers, dtypes and
+    strings, but tracks a torch.Size for good; thousands of kept ones would make its full
+    collections of the heap come often."""
+    def operand(k):  # _operand_key's
+        return None if k is None else (tuple(k[0]), k[1], k[2])
+
+    extra = key[-1]
+    if extra is not None:
+        kc, use_c, kbias, kout = extra
+        extra = (operand(kc), use_c, operand(kbias), operand(kout))
+    return (tuple(key[0]),) + key[1:3] + (tuple(key[3]),) + key[4:-1] + (extra,)
 
 
 def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute):
@@ -782,12 +795,14 @@ def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel,
     key = entry = None
     use_c = c is not None and beta != 0
     if dev >= 0 and b.get_device() == dev:
-        # The key's last item: None without c, bias and out; out's key with out alone; else
-        # (c's, use_c, bias's, out's). False: an operand that takes build.
-        if c is None and bias is None:
-            extra = None if out is None else _operand_key(out, dev)
+        # The key's last item: None without c, bias and out, else (c's, use_c, bias's, out's);
+        # False: an operand that takes build.
+        if c is None and bias is None and out is None:
+            extra = None
         else:
-            kc, kbias, kout = _operand_key(c, dev), _operand_key(bias, dev), _operand_key(out, dev)
+            kc = None if c is None else _operand_key(c, dev)
+            kbias = None if bias is None else _operand_key(bias, dev)
+            kout = None if out is None else _operand_key(out, dev)
             extra = (False if kc is False or kbias is False or kout is False
                      else (kc, use_c, kbias, kout))
         if extra is not False:
@@ -803,7 +818,8 @@ def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel,
         if key is not None and r.keep is None and r.copy_back is None:
             if len(_REQUESTS) >= _REQUESTS_LIMIT:
                 _REQUESTS.clear()
-            _REQUESTS[key] = (L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE], r.alloc)
+            _REQUESTS[_untracked(key)] = (L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE],
+                                          r.alloc)
         return result
     gemm, epilogue, alloc = entry
     d = out if alloc is None else new_d(a, alloc)
