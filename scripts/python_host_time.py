@@ -7,12 +7,14 @@ reading the operands, building or reusing the request, allocating D (here on the
 ctypes-side bookkeeping, not the C library's checks nor the launch (`python -m tilegemm.bench`
 times whole calls on a GPU). Variants run interleaved, after a warm-up; prints the minimum and
 median microseconds per call over the rounds, and with --profile the functions one variant spends
-its time in (cProfile).
+its time in (cProfile). Every variant repeats one call but the last, whose every call has a new
+shape (the first call of its key).
 
     TILEGEMM_LIBRARY=build/libtilegemm.so PYTHONPATH=python python3 scripts/python_host_time.py
 """
 import argparse
 import cProfile
+import itertools
 import pstats
 import statistics
 import time
@@ -30,6 +32,9 @@ def variants(m, n, k):
     a3 = torch.zeros(4, m, k, dtype=bf16)
     out, bias = torch.empty(m, n, dtype=bf16), torch.zeros(n, dtype=bf16)
     mm, op = tilegemm.matmul, torch.ops.tilegemm.matmul
+    # More shapes than the requests kept: every call is the first of its key.
+    rows = torch.zeros(2 * getattr(_core, "_REQUESTS_LIMIT", 4096), k, dtype=bf16)
+    fresh = itertools.cycle([rows[:i] for i in range(1, len(rows) + 1)])
     return {
         "new_empty alone": lambda: a.new_empty((m, n), dtype=bf16),
         "matmul": lambda: mm(a, b),
@@ -39,6 +44,7 @@ def variants(m, n, k):
         "matmul bias gelu": lambda: mm(a, b, bias=bias, activation="gelu"),
         "matmul c beta=1 out=c": lambda: mm(a, b, c=out, beta=1.0, out=out),
         "custom op": lambda: op(a, b, None, None, 1.0, 0.0, None, None, None, None),
+        "matmul, a new m each": lambda: mm(next(fresh), b),
     }
 
 
