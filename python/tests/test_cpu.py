@@ -88,6 +88,19 @@ def test_packer_writes_what_ctypes_reads():
     assert (g.scale_mode, g.scale_a, g.scale_b, g.fp8_fast_accum) == (3, 0x5678, 0x9abc, 1)
 
 
+def test_scalars_packer_writes_alpha_to_bias():
+    """SCALARS_PACKER rewrites alpha, beta, epilogue and bias of a packed tg_gemm, nothing else."""
+    values = tuple(range(1, 21)) + (0.5, -2.0, 4, 0x1234, 2, 0x42, 3, 0x5678, 0x9abc, 1)
+    buf = ctypes.create_string_buffer(L.GEMM_PACKER.size)
+    L.GEMM_PACKER.pack_into(buf, 0, *values)
+    L.SCALARS_PACKER.pack_into(buf, L.SCALARS_AT, 3.0, 0.25, 1, 0xfeed)
+    g = L.Gemm.from_buffer(buf)
+    got = tuple(getattr(g, f) or 0 for f, _ in L.Gemm._fields_)
+    i = _core.FIELD_INDEX
+    assert got[i["alpha"]:i["bias"] + 1] == (3.0, 0.25, 1, 0xfeed)
+    assert got[:i["alpha"]] == values[:i["alpha"]] and got[i["bias"] + 1:] == values[i["bias"] + 1:]
+
+
 def test_requests_fill_every_field():
     """build's tg_gemm fields are GEMM_PACKER's, the fp8 ones last: none without scales."""
     r = _core.build(spec((8, 4), "f16"), spec((4, 8), "f16"), None, 1.0, 0.0, None, None, None,
@@ -599,3 +612,285 @@ def test_error_bound_with_scales(torch_mod):
     assert torch.allclose(fast, rel_fast * mag + 2.0 ** -149, rtol=1e-12, atol=0)
     with pytest.raises(ValueError, match="scale_a has shape"):
         tilegemm.error_bound(a, b, scale_a=sa[:4], scale_b=sb)
+
+
+# ---- kept requests: the direct path of plain torch tensors (no GPU: CPU tensors pose as CUDA
+# ones, tg_matmul is replaced by a recorder) -------------------------------------------------
+class _Recorder:
+    """Stands in for tg_matmul: records each call's handle, tg_gemm bytes, pointers and stream."""
+
+    def __init__(self):
+        self.calls = []
+        self.status = L.OK
+
+    def __call__(self, handle, gemm, a, b, c, d, stream):
+        self.calls.append((handle, ctypes.string_at(gemm, L.GEMM_PACKER.size), a or 0, b or 0,
+                           c or 0, d or 0, stream))
+        return self.status
+
+
+@pytest.fixture
+def posing(torch_mod, monkeypatch):
+    """CPU tensors report CUDA device `t.posing_device` (default 0); devices 0 and 1 have fake
+    handles (0x100 + device) and current streams (0x500 + device); the kept requests start
+    empty. Yields the recorder."""
+    torch = torch_mod
+    monkeypatch.setattr(torch.Tensor, "get_device", lambda t: getattr(t, "posing_device", 0))
+    monkeypatch.setattr(_core, "_raw_stream", lambda device: 0x500 + device)
+    monkeypatch.setattr(_core, "_REQUESTS", {})
+    monkeypatch.setattr(L, "tg_last_error", lambda handle: b"recorded failure")
+    fakes = {}
+    for dev in (0, 1):
+        fakes[dev] = _core._Handle(0x100 + dev, dev)
+        monkeypatch.setitem(_core._state.handles, dev, fakes[dev])
+    rec = _Recorder()
+    monkeypatch.setattr(L, "tg_matmul", rec)
+    yield rec
+    for h in fakes.values():
+        h.ptr = None  # never tg_destroy'ed
+
+
+def _built_call(a, b, kw):
+    """What build and run would give tg_matmul for matmul(a, b, **kw): (tg_gemm bytes, A, B, C)."""
+    args = {"c": None, "alpha": 1.0, "beta": 0.0, "bias": None, "activation": None, "out": None,
+            "out_dtype": None, "kernel": None, "compute": None}
+    args.update(kw)
+    r = _core.build(a, b, args["c"], args["alpha"], args["beta"], args["bias"], args["activation"],
+                    args["out"], args["out_dtype"], args["kernel"], args["compute"], None)
+    return L.GEMM_PACKER.pack(*r.fields), r.a, r.b, r.c
+
+
+def _cases(torch):
+    bf, f32 = torch.bfloat16, torch.float32
+
+    def t(*shape, dtype=bf):
+        return torch.zeros(*shape, dtype=dtype)
+
+    out = t(64, 48)
+    c_col = t(48, 64).t()
+    return [  # (a, b, matmul's keywords)
+        (t(64, 32), t(32, 48), {}),
+        (t(64, 32), t(48, 32).t(), {}),                               # b transposed
+        (t(32, 64).t(), t(32, 48), {"alpha": 0.5}),                   # a transposed
+        (t(64, 40)[:, :32], t(32, 56)[:, :48], {}),                   # padded leading dimensions
+        (t(3, 64, 32), t(3, 32, 48), {}),
+        (t(64, 32), t(3, 32, 48), {}),
+        (t(64, 32), t(3, 32, 48), {"out_dtype": f32}),
+        (t(3, 64, 32), t(32, 48)[None].expand(3, 32, 48), {}),        # batch stride 0
+        (t(64, 32, dtype=f32), t(32, 48, dtype=f32), {}),
+        (t(64, 32, dtype=f32), t(32, 48, dtype=f32), {"compute": "tf32"}),
+        (t(64, 32, dtype=torch.int8), t(32, 48, dtype=torch.int8), {}),
+        (t(64, 32), t(32, 48), {"bias": t(48), "activation": "gelu"}),
+        (t(64, 32), t(32, 48), {"bias": t(48, dtype=f32), "activation": "relu", "alpha": 2.0}),
+        (t(64, 32), t(32, 48), {"c": t(64, 48), "beta": 0.75}),
+        (t(64, 32), t(32, 48), {"c": c_col, "beta": 1.0}),            # D takes C's order
+        (t(64, 32), t(32, 48), {"c": c_col, "beta": 0.0}),            # C not read
+        (t(64, 32), t(32, 48), {"out": out}),
+        (t(64, 32), t(32, 48), {"out": t(48, 64).t()}),               # column-major out
+        (t(64, 32), t(32, 48), {"c": out, "beta": 1.0, "out": out}),  # in place
+        (t(64, 32), t(32, 48), {"kernel": "ref"}),
+        (t(64, 32), t(32, 48), {"activation": "none"}),
+    ]
+
+
+def _walk(x):
+    yield x
+    if isinstance(x, tuple):
+        for item in x:
+            yield from _walk(item)
+
+
+def test_kept_requests_give_what_build_gives(torch_mod, posing, monkeypatch):
+    """Every call, the first of its key (build) and the repeats (the kept request), hands
+    tg_matmul the tg_gemm and pointers that build gives, and returns a D of the same form."""
+    torch = torch_mod
+    cases = _cases(torch)
+    runs = []
+    run = _core.run
+    monkeypatch.setattr(_core, "run", lambda r, stream: runs.append(r) or run(r, stream))
+    for round_ in range(3):  # cases interleaved: a kept request serves only its own key
+        for i, (a, b, kw) in enumerate(cases):
+            posing.calls.clear()
+            d = tilegemm.matmul(a, b, **kw)
+            (handle, gemm, pa, pb, pc, pd, stream), = posing.calls
+            want_gemm, want_a, want_b, want_c = _built_call(a, b, kw)
+            assert (gemm, pa, pb, pc) == (want_gemm, want_a, want_b, want_c), (round_, i)
+            assert (handle, stream) == (0x100, 0x500)
+            if "out" in kw:
+                assert d is kw["out"]
+            else:
+                want = _core.build(a, b, kw.get("c"), 1.0, kw.get("beta", 0.0), None, None, None,
+                                   kw.get("out_dtype"), None, None, None).result
+                assert (d.shape, d.stride(), d.dtype) == (want.shape, want.stride(), want.dtype)
+            assert pd == d.data_ptr()
+        assert len(_core._REQUESTS) == len(cases)
+        assert len(runs) == len(cases)  # built in the first round only
+    # Kept keys hold no torch.Size (which the garbage collector tracks for good).
+    assert not any(isinstance(x, torch.Size) for key in _core._REQUESTS for x in _walk(key))
+
+
+def test_kept_requests_write_alpha_beta_and_bias(torch_mod, posing):
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    c = torch.zeros(64, 48, dtype=torch.bfloat16)
+    for alpha, beta in [(1.0, 0.5), (2, 0.25), (-0.0, -1.0), (float("inf"), 3)]:
+        bias = torch.zeros(48, dtype=torch.bfloat16)  # a new pointer each call
+        tilegemm.matmul(a, b, c=c, alpha=alpha, beta=beta, bias=bias)
+        kw = {"c": c, "alpha": alpha, "beta": beta, "bias": bias}
+        assert posing.calls[-1][1:5] == _built_call(a, b, kw)
+    assert len(_core._REQUESTS) == 1
+    with pytest.raises(TypeError, match="alpha and beta must be real numbers, not str and float"):
+        tilegemm.matmul(a, b, c=c, alpha="2", beta=0.5, bias=bias)
+
+
+def test_kept_requests_follow_the_device(torch_mod, posing):
+    """The kept tg_gemm holds no device: each call takes its operands' device's handle and
+    current stream; operands on different devices still fail as build says."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    tilegemm.matmul(a, b)
+    tilegemm.matmul(a, b)
+    a1, b1 = a.clone(), b.clone()
+    a1.posing_device = b1.posing_device = 1
+    tilegemm.matmul(a1, b1)
+    assert [call[0] for call in posing.calls] == [0x100, 0x100, 0x101]
+    assert [call[6] for call in posing.calls] == [0x500, 0x500, 0x501]
+    assert len({call[1] for call in posing.calls}) == 1 and len(_core._REQUESTS) == 1
+    with pytest.raises(ValueError, match=r"a and b are on different devices \(0 and 1\)"):
+        tilegemm.matmul(a, b1)
+    out = torch.zeros(64, 48, dtype=torch.bfloat16)
+    tilegemm.matmul(a, b, out=out)
+    out.posing_device = 1  # passed through as build passes it
+    tilegemm.matmul(a, b, out=out)
+    assert posing.calls[-1][0] == 0x100 and posing.calls[-1][5] == out.data_ptr()
+
+
+def test_kept_requests_keep_the_errors(torch_mod, posing):
+    """With a request kept, calls that differ from it fail as they always did."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    tilegemm.matmul(a, b, activation="relu")
+    cpu = a.clone()
+    cpu.posing_device = -1
+    with pytest.raises(ValueError, match="a is on cpu; tilegemm needs CUDA tensors"):
+        tilegemm.matmul(cpu, b, activation="relu")
+    with pytest.raises(ValueError, match="activation must be None, 'relu' or 'gelu', not 'tanh'"):
+        tilegemm.matmul(a, b, activation="tanh")
+    with pytest.raises(ValueError, match="activation must be"):
+        tilegemm.matmul(a, b, activation=["relu"])  # unhashable: build says what is wrong
+    with pytest.raises(ValueError, match="out has shape"):
+        tilegemm.matmul(a, b, out=torch.zeros(64, 47, dtype=torch.bfloat16))
+    c, bias, out = (torch.zeros(64, 48, dtype=torch.bfloat16), torch.zeros(48),
+                    torch.zeros(64, 48, dtype=torch.bfloat16))
+    tilegemm.matmul(a, b, c=c, beta=1.0, bias=bias, out=out)
+    for name, x in [("c", c), ("bias", bias), ("out", out)]:
+        x.posing_device = -1
+        with pytest.raises(ValueError, match=f"{name} is on cpu; tilegemm needs CUDA tensors"):
+            tilegemm.matmul(a, b, c=c, beta=1.0, bias=bias, out=out)
+        del x.posing_device
+    posing.status = L.ERR_NOT_SUPPORTED
+    with pytest.raises(tilegemm.TilegemmError, match=r"recorded failure \[TG_ERR_NOT_SUPPORTED\]"):
+        tilegemm.matmul(a, b, activation="relu")
+    assert len(_core._REQUESTS) == 2
+
+
+def test_kept_requests_survive_calls_made_while_allocating_d(torch_mod, posing, monkeypatch):
+    """Allocating D may run Python code that calls tilegemm on the same thread (a dispatch
+    mode): the kept tg_gemm is written after it."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    x = torch.zeros(8, 16, dtype=torch.float32)
+    tilegemm.matmul(a, b, alpha=0.5)
+    tilegemm.matmul(x, x.t())
+    want_ab, want_x = _built_call(a, b, {"alpha": 0.5})[:3], _built_call(x, x.t(), {})[:3]
+    new_d = _core.new_d
+
+    def reentrant(like, alloc):
+        if like is a:
+            tilegemm.matmul(x, x.t())
+        return new_d(like, alloc)
+
+    monkeypatch.setattr(_core, "new_d", reentrant)
+    tilegemm.matmul(a, b, alpha=0.5)
+    assert [call[1:4] for call in posing.calls[-2:]] == [want_x, want_ab]
+
+
+def test_copies_are_not_kept(torch_mod, posing):
+    """Requests whose build copies an operand (or computes D apart) are built every call."""
+    torch = torch_mod
+    a = torch.zeros(64, 64, dtype=torch.bfloat16)[:, ::2]  # no unit stride: copied
+    b = torch.zeros(32, 48, dtype=torch.bfloat16)
+    out = torch.zeros(64, 96, dtype=torch.bfloat16)[:, ::2]  # computed apart, copied in
+    for _ in range(2):
+        tilegemm.matmul(a, b)
+        assert posing.calls[-1][2] != a.data_ptr()
+        tilegemm.matmul(a.contiguous(), b, out=out)
+        assert posing.calls[-1][5] != out.data_ptr()
+    assert not _core._REQUESTS
+
+
+def test_kept_requests_are_bounded(torch_mod, posing, monkeypatch):
+    torch = torch_mod
+    monkeypatch.setattr(_core, "_REQUESTS_LIMIT", 3)
+    b = torch.zeros(32, 48, dtype=torch.bfloat16)
+    for m in range(1, 8):
+        tilegemm.matmul(torch.zeros(m, 32, dtype=torch.bfloat16), b)
+        assert 1 <= len(_core._REQUESTS) <= 3
+
+
+def test_custom_ops_take_kept_requests(torch_mod, posing):
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    bias = torch.zeros(48, dtype=torch.float32)
+    out = torch.zeros(64, 48, dtype=torch.float32)
+    for _ in range(2):
+        d = torch.ops.tilegemm.matmul(a, b, None, bias, 0.5, 0.0, "gelu", None, None, None)
+        assert posing.calls[-1][1:5] == _built_call(a, b, {"bias": bias, "activation": "gelu",
+                                                           "alpha": 0.5})
+        assert d.shape == (64, 48) and posing.calls[-1][5] == d.data_ptr()
+        torch.ops.tilegemm.matmul_out(a, b, None, None, 1.0, 0.0, None, None, None, out)
+        assert posing.calls[-1][1:6] == _built_call(a, b, {"out": out}) + (out.data_ptr(),)
+    assert len(_core._REQUESTS) == 2
+
+
+def test_kept_requests_across_threads(torch_mod, posing, monkeypatch):
+    """A request kept by one thread serves another, with that thread's own handle."""
+    import threading
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    tilegemm.matmul(a, b)
+    other = _core._Handle(0x200, 0)
+    monkeypatch.setattr(_core, "handle", lambda device: other)
+    errors = []
+
+    def work():
+        try:
+            tilegemm.matmul(a, b)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    t = threading.Thread(target=work)
+    try:
+        t.start()
+        t.join()
+    finally:
+        other.ptr = None  # never tg_destroy'ed
+    assert not errors
+    assert [call[0] for call in posing.calls] == [0x100, 0x200]
+    assert posing.calls[0][1:5] == posing.calls[1][1:5]
+
+
+def test_stream_argument_of_the_current_stream(torch_mod, posing, monkeypatch):
+    """stream= naming the current stream takes the common path; another stream is made current
+    for the call (torch_stream, stubbed here) and gets the request built anew."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    made_current = []
+    monkeypatch.setattr(_core, "torch_stream", lambda s, dev: made_current.append(s))
+    tilegemm.matmul(a, b, stream=0x500)
+    tilegemm.matmul(a, b, stream=0x500)
+    assert len(_core._REQUESTS) == 1 and not made_current
+    tilegemm.matmul(a, b, stream=0x777)
+    assert made_current == [0x777]
+    assert [call[6] for call in posing.calls] == [0x500, 0x500, 0x777]
+    assert len({call[1] for call in posing.calls}) == 1

@@ -203,6 +203,36 @@ def test_epilogues(activation, bias_t, scalars):
     check(d, a, b, c, alpha, beta, bias, activation)
 
 
+def test_repeated_calls_reuse_the_request():
+    """A call like one made before (same shapes, strides, dtypes and arguments) reuses its
+    request with this call's pointers, alpha, beta and bias: the same bits into a D of the same
+    form, and new inputs computed right."""
+    m, n, k = 200, 136, 300
+    t = torch.bfloat16
+    a, b = make((m, k), t), make((k, n), t, "col")
+    c, bias = make((m, n), torch.float32, "col"), make((n,), torch.float32)
+    cases = [
+        (a, b, {}),
+        (make((m, k), t, "odd"), make((k, n), t, "pad"), {"activation": "gelu"}),
+        (make((3, m, k), t), make((k, n), t)[None].expand(3, k, n), {"out_dtype": torch.float32}),
+        (a, b, {"c": c, "beta": 0.5, "bias": bias, "activation": "relu", "alpha": 2.0}),
+        (a, b, {"out": torch.empty(n, m, dtype=t, device="cuda").t(), "bias": bias}),
+    ]
+    for x, y, kw in cases:
+        first = tilegemm.matmul(x, y, **kw).clone()
+        again = tilegemm.matmul(x, y, **kw)
+        assert torch.equal(first, again)  # clone() keeps the strides of a dense tensor
+        assert (again.shape, again.stride(), again.dtype) == (first.shape, first.stride(),
+                                                              first.dtype)
+        check(again, x, y, kw.get("c"), kw.get("alpha", 1.0), kw.get("beta", 0.0),
+              kw.get("bias"), kw.get("activation"))
+    a2, c2, bias2 = make((m, k), t, seed=1), make((m, n), torch.float32, "col", seed=2), make(
+        (n,), torch.float32, seed=3)
+    d = tilegemm.matmul(a2, b, c=c2, beta=-1.0, bias=bias2, activation="relu", alpha=0.25)
+    assert d.mT.is_contiguous()  # D takes C's order, as the first call's did
+    check(d, a2, b, c2, 0.25, -1.0, bias2, "relu")
+
+
 def test_c_of_another_type_and_order():
     m, n, k = 128, 96, 64
     a, b = make((m, k), torch.float16), make((k, n), torch.float16)

@@ -48,6 +48,8 @@ _run = _core.run
 _scale_args = _core.scale_args
 _stream_handle = _core.stream_handle
 _is_compiling = _core.is_compiling
+_torch_matmul = _core.torch_matmul
+_plain_tensors = _core._PLAIN_TENSORS
 
 
 def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out=None,
@@ -76,9 +78,13 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
     if _is_compiling():
         return _op_call(a, b, c, float(alpha), float(beta), bias, activation, out, out_dtype,
                         kernel, compute, stream, scales)
+    if (scales is None and stream is None and type(a) in _plain_tensors
+            and type(b) in _plain_tensors):  # the common case
+        return _torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel,
+                             compute)
     tensor = _core.Tensor
     if tensor is not None and isinstance(a, tensor):
-        plain = _core._PLAIN_TENSORS
+        plain = _plain_tensors
         if type(a) not in plain or (isinstance(b, tensor) and type(b) not in plain):
             return _op_call(a, b, c, float(alpha), float(beta), bias, activation, out,
                             out_dtype, kernel, compute, stream, scales)
@@ -89,6 +95,10 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
         dev = a.get_device()
         if dev >= 0:  # D and any copies are allocated on `stream`
             s = _stream_handle(stream)
+            if scales is None and type(b) in plain and s == _core._raw_stream(dev):
+                # `stream` is the current stream already: the common case's path.
+                return _torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype,
+                                     kernel, compute)
             with _core.torch.cuda.stream(_core.torch_stream(s, dev)):
                 return _run(_build(a, b, c, alpha, beta, bias, activation, out, out_dtype,
                                    kernel, compute, s, True, scales), s)

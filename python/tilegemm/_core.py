@@ -83,6 +83,7 @@ class _State(threading.local):
         self.virtual = {}   # (sm, sm_count) -> _Handle
         self.buf = ctypes.create_string_buffer(L.GEMM_PACKER.size)
         self.addr = ctypes.addressof(self.buf)
+        self.view = memoryview(self.buf).cast("B")  # the buffer as bytes, to copy a tg_gemm in
 
 
 _state = _State()
@@ -578,12 +579,22 @@ def _scales(scales, a_code, b_code, m, n, k, sets_a, sets_b, dev, stream, need_d
 # tg_gemm's last fields without fp8 scales: scale_mode NONE, scale_a, scale_b, fp8_fast_accum.
 _NO_SCALES = (0, 0, 0, 0)
 FIELD_INDEX = {name: i for i, (name, _) in enumerate(L.Gemm._fields_)}  # a field's place in fields
+_ALPHA, _BETA, _EPILOGUE = FIELD_INDEX["alpha"], FIELD_INDEX["beta"], FIELD_INDEX["epilogue"]
 
 # A validated request ready for the C library: the tg_gemm fields (GEMM_PACKER's order), the four
 # data pointers, the device, what to return, (out, temporary) when D is computed apart and copied
-# in, and what must outlive the launch (DLPack capsules, copies of operands).
-Request = namedtuple("Request", "fields a b c d device result copy_back keep")
+# in, what must outlive the launch (DLPack capsules, copies of operands), and how D was allocated
+# when tilegemm allocated it (new_d's `alloc`, else None).
+Request = namedtuple("Request", "fields a b c d device result copy_back keep alloc")
 _DEFAULT_COMPUTE = {}  # dtype code -> tg_compute when compute is None
+
+
+def new_d(a, alloc):
+    """The D that tilegemm allocates, like a: alloc is (shape, torch dtype, transposed), the
+    shape with its last two dimensions swapped when D is the transpose of a contiguous tensor."""
+    shape, dtype, transposed = alloc
+    d = a.new_empty(shape, dtype=dtype)
+    return d.mT if transposed else d
 
 
 def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream,
@@ -623,7 +634,7 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
 
     # D: out, or one tilegemm allocates (torch), in C's order when C is the transpose of a
     # contiguous tensor.
-    copy_back = None
+    copy_back = alloc = None
     if out is not None:
         dd = describe(out, "out", stream, need_data)
         if dd[6] is not None:
@@ -648,11 +659,12 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
                   else default_out_code(a_code))
         tdt = TORCH_FROM_CODE[d_code]
         if use_c and torch_d_col_major(c, beta):
-            d = a.new_empty((batch, n, m) if batched else (n, m), dtype=tdt).mT
+            alloc = ((batch, n, m) if batched else (n, m), tdt, True)
             md = (batch, m, n, L.COL_MAJOR, max(m, 1), m * n)
         else:
-            d = a.new_empty(d_shape, dtype=tdt)
+            alloc = (d_shape, tdt, False)
             md = (batch, m, n, L.ROW_MAJOR, max(n, 1), m * n)
+        d = new_d(a, alloc)
         dd = (d, d.data_ptr(), d_shape, None, d_code, dev, None)
         result = d
     else:  # explain without out: a packed row-major D
@@ -717,7 +729,12 @@ def build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, comput
               ma[3], mb[3], md[3], ma[4], mb[4], ldc, md[4], sa, sb, sc, md[5], alpha, beta,
               _epilogue(bias is not None, activation), bias_ptr, bias_code,
               _kernel_address(kernel) if kernel is not None else 0) + scale_fields
-    return Request(fields, da[1], db[1], c_ptr, dd[1], dev, result, copy_back, keep)
+    return Request(fields, da[1], db[1], c_ptr, dd[1], dev, result, copy_back, keep, alloc)
+
+
+def _scalars_error(alpha, beta):
+    return TypeError(f"tilegemm: alpha and beta must be real numbers, not "
+                     f"{type(alpha).__name__} and {type(beta).__name__}")
 
 
 def run(r, stream):
@@ -727,14 +744,100 @@ def run(r, stream):
     try:
         L.GEMM_PACKER.pack_into(st.buf, 0, *r.fields)
     except struct.error:
-        raise TypeError(f"tilegemm: alpha and beta must be real numbers, not "
-                        f"{type(r.fields[20]).__name__} and {type(r.fields[21]).__name__}") from None
+        raise _scalars_error(r.fields[_ALPHA], r.fields[_BETA]) from None
     s = L.tg_matmul(h.ptr, st.addr, r.a, r.b, r.c, r.d, stream)
     if s != L.OK:
         raise _fail(h.ptr, s)
     if r.copy_back is not None:
         r.copy_back[0].copy_(r.copy_back[1])
     return r.result
+
+
+# ---- plain torch tensors on the current stream ---------------------------------------------
+# A request's tg_gemm follows from its operands' shapes, strides and dtypes and from the call's
+# other arguments; of those, only alpha, beta and the bias pointer are written per call: the data
+# pointers and the stream are tg_matmul's own arguments, and the device picks the handle. So a
+# call like one made before (same key) skips build: its tg_gemm is copied from the bytes kept
+# then, those fields written, and D allocated as then. Only requests that build took without a
+# copy (of an operand, C, bias, or D through a temporary) are kept; the first call of each key,
+# and every call that is not plain torch tensors on one device, takes build and run.
+_REQUESTS = {}          # key (see torch_matmul) -> (tg_gemm bytes, epilogue code, D's alloc)
+_REQUESTS_LIMIT = 4096  # then they are forgotten, all at once
+
+
+def _operand_key(x, dev):
+    """(shape, strides, dtype) of c, bias or out when it may take the kept request of a and b on
+    device dev, else False."""
+    if type(x) not in _PLAIN_TENSORS or x.get_device() != dev:
+        return False
+    return x.shape, x.stride(), x.dtype
+
+
+def _untracked(key):
+    """torch_matmul's key as kept: equal to it and hashed alike, its shapes (torch.Size) made
+    plain tuples. The garbage collector soon stops tracking a tuple of numbers, dtypes and
+    strings, but tracks a torch.Size for good; thousands of kept ones would make its full
+    collections of the heap come often."""
+    def operand(k):  # _operand_key's
+        return None if k is None else (tuple(k[0]), k[1], k[2])
+
+    extra = key[-1]
+    if extra is not None:
+        kc, use_c, kbias, kout = extra
+        extra = (operand(kc), use_c, operand(kbias), operand(kout))
+    return (tuple(key[0]),) + key[1:3] + (tuple(key[3]),) + key[4:-1] + (extra,)
+
+
+def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute):
+    """matmul of plain torch tensors a and b, without fp8 scales, on the current torch stream:
+    D (out, or a new tensor). Takes a request built before when the key matches."""
+    dev = a.get_device()
+    key = entry = None
+    use_c = c is not None and beta != 0
+    if dev >= 0 and b.get_device() == dev:
+        # The key's last item: None without c, bias and out, else (c's, use_c, bias's, out's);
+        # False: an operand that takes build.
+        if c is None and bias is None and out is None:
+            extra = None
+        else:
+            kc = None if c is None else _operand_key(c, dev)
+            kbias = None if bias is None else _operand_key(bias, dev)
+            kout = None if out is None else _operand_key(out, dev)
+            extra = (False if kc is False or kbias is False or kout is False
+                     else (kc, use_c, kbias, kout))
+        if extra is not False:
+            key = (a.shape, a.stride(), a.dtype, b.shape, b.stride(), b.dtype, activation,
+                   out_dtype, kernel, compute, extra)
+            try:
+                entry = _REQUESTS.get(key)
+            except TypeError:  # an unhashable argument, which build names
+                key = None
+    if entry is None:
+        r = build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, None)
+        result = run(r, _raw_stream(r.device))
+        if key is not None and r.keep is None and r.copy_back is None:
+            if len(_REQUESTS) >= _REQUESTS_LIMIT:
+                _REQUESTS.clear()
+            _REQUESTS[_untracked(key)] = (L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE],
+                                          r.alloc)
+        return result
+    gemm, epilogue, alloc = entry
+    d = out if alloc is None else new_d(a, alloc)
+    st = _state
+    h = st.handles.get(dev) or handle(dev)
+    # The buffer is filled last: allocating D may run Python code (a torch dispatch mode) that
+    # calls tilegemm on this thread, with the same buffer.
+    st.view[:] = gemm
+    try:
+        L.SCALARS_PACKER.pack_into(st.buf, L.SCALARS_AT, alpha, beta, epilogue,
+                                   0 if bias is None else bias.data_ptr())
+    except struct.error:
+        raise _scalars_error(alpha, beta) from None
+    s = L.tg_matmul(h.ptr, st.addr, a.data_ptr(), b.data_ptr(), c.data_ptr() if use_c else 0,
+                    d.data_ptr(), _raw_stream(dev))
+    if s != L.OK:
+        raise _fail(h.ptr, s)
+    return d
 
 
 def torch_stream(stream, device):

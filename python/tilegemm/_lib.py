@@ -93,22 +93,32 @@ STRUCTS = {"tg_gemm": Gemm, "tg_kernel_info": KernelInfo, "tg_tune_options": Tun
            "tg_tune_candidate": TuneCandidate, "tg_tune_result": TuneResult}
 
 
-def _packer(cls):
-    """A struct.Struct that writes every field of `cls` at its ctypes offset in one call (the
-    per-call path fills a tg_gemm this way: one C call instead of one per field)."""
+def _packer(cls, first=None, last=None):
+    """A struct.Struct that writes fields first..last of `cls` (default: all of them, and the
+    struct's tail padding) at their ctypes offsets, counted from first's (the per-call path fills
+    a tg_gemm this way: one C call instead of one per field)."""
     codes = {c_int64: "q", c_int: "i", c_double: "d", c_void_p: "Q"}
-    fmt, at = "=", 0
-    for name, ctype in cls._fields_:
+    names = [name for name, _ in cls._fields_]
+    fields = cls._fields_[names.index(first) if first else 0:
+                          names.index(last) + 1 if last else len(names)]
+    fmt, base = "=", getattr(cls, fields[0][0]).offset
+    at = base
+    for name, ctype in fields:
         offset = getattr(cls, name).offset
         fmt += "x" * (offset - at) + codes[ctype]
         at = offset + ctypes.sizeof(ctype)
-    fmt += "x" * (ctypes.sizeof(cls) - at)
+    if last is None:
+        fmt += "x" * (ctypes.sizeof(cls) - at)
     packer = struct.Struct(fmt)
-    assert packer.size == ctypes.sizeof(cls)
+    assert packer.size == (ctypes.sizeof(cls) if last is None else at) - base
     return packer
 
 
 GEMM_PACKER = _packer(Gemm)  # fields in tg_gemm's order; pointers as integers (0 = NULL)
+# alpha, beta, epilogue and bias, written at SCALARS_AT over a tg_gemm packed before: what differs
+# between calls whose operands have the same shapes, strides and dtypes.
+SCALARS_PACKER = _packer(Gemm, "alpha", "bias")
+SCALARS_AT = Gemm.alpha.offset
 
 
 # ---- loading ----------------------------------------------------------------------------------

@@ -54,8 +54,12 @@ def matmul_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], bias:
               scale_b: Optional[torch.Tensor] = None, scale_mode: Optional[str] = None,
               fast_accum: bool = False) -> torch.Tensor:
     """D = act(alpha * a @ b + beta * c + bias) on the current stream, into a new tensor."""
+    scales = _core.scale_args(scale_a, scale_b, scale_mode, fast_accum)
+    if scales is None:
+        return _core.torch_matmul(a, b, c, alpha, beta, bias, activation, None, out_dtype, kernel,
+                                  compute)
     r = _core.build(a, b, c, alpha, beta, bias, activation, None, out_dtype, kernel, compute, None,
-                    scales=_core.scale_args(scale_a, scale_b, scale_mode, fast_accum))
+                    scales=scales)
     return _core.run(r, _core._raw_stream(r.device))
 
 
@@ -76,8 +80,12 @@ def matmul_out_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor],
                   scale_b: Optional[torch.Tensor] = None, scale_mode: Optional[str] = None,
                   fast_accum: bool = False) -> None:
     """The same, into `out`."""
+    scales = _core.scale_args(scale_a, scale_b, scale_mode, fast_accum)
+    if scales is None:
+        _core.torch_matmul(a, b, c, alpha, beta, bias, activation, out, None, kernel, compute)
+        return
     r = _core.build(a, b, c, alpha, beta, bias, activation, out, None, kernel, compute, None,
-                    scales=_core.scale_args(scale_a, scale_b, scale_mode, fast_accum))
+                    scales=scales)
     _core.run(r, _core._raw_stream(r.device))
 
 
