@@ -34,11 +34,17 @@ enum {
   F_BATCH,
   F_KERNEL,
   F_US,
+  F_SCALE, /* the optional fields follow F_REQUIRED */
+  F_FAST,
   F_COUNT
 };
-static const char *const k_fields[F_COUNT] = {"device", "sms", "cuda",  "in",     "ab",
-                                              "cd",     "a",   "b",     "align",  "m",
-                                              "n",      "k",   "batch", "kernel", "us"};
+#define F_REQUIRED F_SCALE
+static const char *const k_fields[F_COUNT] = {"device", "sms",    "cuda",  "in",    "ab",  "cd",
+                                              "a",      "b",      "align", "m",     "n",   "k",
+                                              "batch",  "kernel", "us",    "scale", "fast"};
+/* Values of scale=, by tg_scale_mode. */
+static const char *const k_scales[] = {"none", "tensor", "rowcol", "block"};
+#define TG_CACHE_SCALE_MODES ((int)(sizeof k_scales / sizeof k_scales[0]))
 static const char *const k_inputs[TG_IN_COUNT] = {"f32", "tf32", "f16", "bf16", "fp8", "s8"};
 
 static tg_line_kind bad(char *why, size_t n, const char *fmt, ...) {
@@ -168,6 +174,17 @@ static int set_field(int f, const char *v, tg_cache_entry *e) {
       if (!kernel_name_ok(v)) return -1;
       strcpy(e->kernel, v);
       return 0;
+    case F_SCALE:
+      for (int i = 0; i < TG_CACHE_SCALE_MODES; ++i)
+        if (strcmp(v, k_scales[i]) == 0) {
+          e->key.scale_mode = (tg_scale_mode)i;
+          return 0;
+        }
+      return -1;
+    case F_FAST:
+      if (parse_int(v, 0, 1, &x)) return -1;
+      e->key.fast_accum = (int)x;
+      return 0;
     case F_US: {
       char *end;
       errno = 0;
@@ -222,8 +239,10 @@ tg_line_kind tg_cache_line_parse(const char *line, tg_cache_entry *e, char *why,
     seen[f] = 1;
     if (set_field(f, value, e) != 0) return bad(why, n, "field '%s': bad value '%s'", key, value);
   }
-  for (int f = 0; f < F_COUNT; ++f)
+  for (int f = 0; f < F_REQUIRED; ++f)
     if (!seen[f]) return bad(why, n, "field '%s' is missing (truncated line?)", k_fields[f]);
+  if ((seen[F_SCALE] || seen[F_FAST]) && e->key.input != TG_IN_FP8)
+    return bad(why, n, "fields 'scale' and 'fast' belong to in=fp8 lines only");
   if (!types_fit(&e->key))
     return bad(why, n, "types ab=%s/%s cd=%s/%s do not fit in=%s", tg_dtype_name(e->key.a_type),
                tg_dtype_name(e->key.b_type), tg_dtype_name(e->key.c_type),
@@ -255,5 +274,10 @@ int tg_cache_line_format(const tg_cache_entry *e, char *buf, size_t len) {
                    tg_dtype_name(k->d_type), order_text(k->a_order), order_text(k->b_order),
                    k->align, (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch,
                    e->kernel, e->us);
+  if (w >= 0 && (size_t)w < len && k->input == TG_IN_FP8) {
+    const int s = (unsigned)k->scale_mode < (unsigned)TG_CACHE_SCALE_MODES ? (int)k->scale_mode : 0;
+    w +=
+        snprintf(buf + w, len - (size_t)w, " scale=%s fast=%d", k_scales[s], k->fast_accum ? 1 : 0);
+  }
   return w < 0 || (size_t)w >= len ? -1 : w;
 }

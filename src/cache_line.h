@@ -5,7 +5,8 @@
  *      a=row b=col align=16 m=4096 n=4096 k=4096 batch=1 kernel=sm90_128x256x64 us=210.400
  *
  * (one line in the file). Fields are key=value separated by spaces, in any order, each exactly
- * once; a value with spaces is double-quoted. Shapes, orders and alignment are those of the
+ * once; a value with spaces is double-quoted. fp8 lines may add scale=none|tensor|rowcol|block
+ * and fast=0|1 (the fp8 part of the key; absent: none and 0), and other lines may not. Shapes, orders and alignment are those of the
  * canonical problem (D row-major). Blank lines and lines starting with '#' are comments.
  */
 #ifndef TG_CACHE_LINE_H

@@ -38,6 +38,8 @@ tg_cache_key tg_cache_key_of(const tg_problem *p) {
   k.a_order = p->a_order;
   k.b_order = p->b_order;
   k.align = p->align_a < p->align_b ? p->align_a : p->align_b;
+  k.scale_mode = p->scale_mode;
+  k.fast_accum = p->fast_accum;
   return k;
 }
 
@@ -61,7 +63,8 @@ int tg_cache_same_device(const tg_cache_device *a, const tg_cache_device *b) {
 int tg_cache_same_key(const tg_cache_key *a, const tg_cache_key *b) {
   return a->input == b->input && a->a_type == b->a_type && a->b_type == b->b_type &&
          a->c_type == b->c_type && a->d_type == b->d_type && a->a_order == b->a_order &&
-         a->b_order == b->b_order && a->align == b->align;
+         a->b_order == b->b_order && a->align == b->align && a->scale_mode == b->scale_mode &&
+         a->fast_accum == b->fast_accum;
 }
 
 static int same_shape(const tg_cache_entry *a, const tg_cache_entry *b) {

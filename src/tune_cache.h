@@ -6,7 +6,9 @@
  *   - the device: name, SM count and CUDA runtime version (tg_cache_device);
  *   - the problem's class (tg_cache_key): input class, the four types, the canonical orders of
  *     A and B (after the D^T = B^T A^T canonicalization of problem_build.c, so requests that
- *     differ only in D's order share entries) and the alignment class min(align_a, align_b);
+ *     differ only in D's order share entries), the alignment class min(align_a, align_b), and
+ *     for fp8 inputs the scale mode and the accumulation (they choose between kernels: BLOCK
+ *     scales and promoted sums are served by fewer rows than fast accumulation);
  *   - the canonical shape m, n, k, batch.
  * Lookup (tg_cache_lookup): an entry of the same device and class with exactly this shape;
  * else the nearest shape bucket, at most TG_CACHE_MAX_BUCKET_STEPS away (docs/tuning.md).
@@ -40,6 +42,8 @@ typedef struct tg_cache_key {
   tg_dtype a_type, b_type, c_type, d_type;
   tg_order a_order, b_order; /* canonical */
   int align;                 /* bytes: min(align_a, align_b) of the canonical problem */
+  tg_scale_mode scale_mode;  /* fp8 only; TG_SCALE_NONE otherwise */
+  int fast_accum;            /* fp8 only; 0 otherwise */
 } tg_cache_key;
 
 typedef struct tg_cache_entry {

@@ -103,7 +103,7 @@ static void test_line_format(void) {
   CHECK_MSG(strcmp(line,
                    "v1 device=\"NVIDIA H100 80GB HBM3\" sms=132 cuda=13.0 in=fp8 ab=e4m3/e5m2 "
                    "cd=f32/bf16 a=row b=col align=4 m=4096 n=14336 k=4095 batch=8 "
-                   "kernel=sm90_128x256x64 us=210.250") == 0,
+                   "kernel=sm90_128x256x64 us=210.250 scale=none fast=0") == 0,
             "%s", line);
   CHECK(tg_cache_line_parse(line, &back, why, sizeof why) == TG_LINE_ENTRY);
   CHECK(memcmp(&e.key, &back.key, sizeof e.key) == 0 &&
@@ -122,6 +122,47 @@ static void test_line_format(void) {
   CHECK(back.device.cuda == 12040 && back.key.input == TG_IN_F16);
   CHECK(tg_cache_line_parse("   # comment", &back, why, sizeof why) == TG_LINE_COMMENT);
   CHECK(tg_cache_line_parse("", &back, why, sizeof why) == TG_LINE_COMMENT);
+}
+
+/* fp8 lines carry the scale mode and the accumulation in their key; a line written before they
+ * existed reads as no scales, promoted sums; other inputs may not name them. */
+static void test_fp8_key_fields(void) {
+  tg_cache_entry e, back;
+  char line[TG_CACHE_LINE_BYTES], why[256];
+  static const char *const kFp8 =
+      "v1 device=\"A\" sms=132 cuda=13.0 in=fp8 ab=e4m3/e4m3 cd=bf16/bf16 a=row b=col align=16 "
+      "m=4096 n=4096 k=4096 batch=1 kernel=sm90_f8_128x128x128 us=100";
+  CHECK(tg_cache_line_parse(kFp8, &e, why, sizeof why) == TG_LINE_ENTRY);
+  CHECK(e.key.scale_mode == TG_SCALE_NONE && e.key.fast_accum == 0);
+  snprintf(line, sizeof line, "%s scale=block fast=0", kFp8);
+  CHECK(tg_cache_line_parse(line, &e, why, sizeof why) == TG_LINE_ENTRY);
+  CHECK(e.key.scale_mode == TG_SCALE_BLOCK && e.key.fast_accum == 0);
+  snprintf(line, sizeof line, "%s fast=1 scale=rowcol", kFp8);
+  CHECK(tg_cache_line_parse(line, &e, why, sizeof why) == TG_LINE_ENTRY);
+  CHECK(e.key.scale_mode == TG_SCALE_ROW_COL && e.key.fast_accum == 1);
+  /* Written back, read back: the same key. */
+  CHECK(tg_cache_line_format(&e, line, sizeof line) > 0);
+  CHECK(strstr(line, " scale=rowcol fast=1") != NULL);
+  CHECK(tg_cache_line_parse(line, &back, why, sizeof why) == TG_LINE_ENTRY);
+  CHECK(tg_cache_same_key(&e.key, &back.key));
+  /* The fields make different keys. */
+  back.key.fast_accum = 0;
+  CHECK(!tg_cache_same_key(&e.key, &back.key));
+  back.key.fast_accum = 1, back.key.scale_mode = TG_SCALE_TENSOR;
+  CHECK(!tg_cache_same_key(&e.key, &back.key));
+  /* Bad values, and the fields on a line of another input class. */
+  snprintf(line, sizeof line, "%s scale=half", kFp8);
+  CHECK(tg_cache_line_parse(line, &e, why, sizeof why) == TG_LINE_BAD);
+  snprintf(line, sizeof line, "%s fast=2", kFp8);
+  CHECK(tg_cache_line_parse(line, &e, why, sizeof why) == TG_LINE_BAD);
+  CHECK(tg_cache_line_parse("v1 device=\"A\" sms=132 cuda=13.0 in=bf16 ab=bf16/bf16 cd=bf16/bf16 "
+                            "a=row b=col align=16 m=1 n=1 k=1 batch=1 kernel=x us=1 scale=none",
+                            &e, why, sizeof why) == TG_LINE_BAD);
+  CHECK_MSG(strstr(why, "fp8") != NULL, "%s", why);
+  /* A bf16 entry is written without them. */
+  e.key.input = TG_IN_BF16, e.key.a_type = e.key.b_type = TG_BF16;
+  e.key.scale_mode = TG_SCALE_NONE, e.key.fast_accum = 0;
+  CHECK(tg_cache_line_format(&e, line, sizeof line) > 0 && strstr(line, "scale=") == NULL);
 }
 
 /* Each bad line is refused with a reason that says what is wrong. */
@@ -595,6 +636,7 @@ int main(void) {
     return 1;
   }
   test_line_format();
+  test_fp8_key_fields();
   test_bad_lines();
   test_buckets_and_lookup();
   test_lookup_skips_refused();
