@@ -264,7 +264,7 @@ static void test_sweep(void) {
 
 /* The shape files of bench/shapes parse, and the squares are squares. */
 static void test_bench_shape_files(void) {
-  static const char *const names[] = {"squares", "llm", "odd"};
+  static const char *const names[] = {"squares", "llm", "odd", "decode"};
   for (int i = 0; i < COUNT(names); ++i) {
     tg_shape_list l = {0};
     char path[512], err[TG_CLI_ERROR_BYTES];
@@ -274,6 +274,10 @@ static void test_bench_shape_files(void) {
               l.count);
     for (int s = 0; i == 0 && s < l.count; ++s)
       CHECK(l.items[s].m == l.items[s].n && l.items[s].n == l.items[s].k && l.items[s].batch == 1);
+    /* The decode set: M of 1 to 128 by powers of two against six weight shapes. */
+    for (int s = 0; i == 3 && s < l.count; ++s)
+      CHECK(l.items[s].m == (int64_t)1 << (s % 8) && l.items[s].batch == 1);
+    CHECK(i != 3 || l.count == 48);
     tg_shape_list_free(&l);
   }
 }
