@@ -55,6 +55,13 @@ static tg_line_kind bad(char *why, size_t n, const char *fmt, ...) {
   return TG_LINE_BAD;
 }
 
+/* The index of v among the `count` names, or -1. */
+static int find_name(const char *const *names, int count, const char *v) {
+  for (int i = 0; i < count; ++i)
+    if (strcmp(v, names[i]) == 0) return i;
+  return -1;
+}
+
 static int parse_int(const char *s, long long lo, long long hi, long long *out) {
   char *end;
   errno = 0;
@@ -149,12 +156,9 @@ static int set_field(int f, const char *v, tg_cache_entry *e) {
       return 0;
     case F_CUDA: return parse_cuda(v, &e->device.cuda);
     case F_IN:
-      for (int i = 0; i < TG_IN_COUNT; ++i)
-        if (strcmp(v, k_inputs[i]) == 0) {
-          e->key.input = (tg_input_class)i;
-          return 0;
-        }
-      return -1;
+      if ((x = find_name(k_inputs, TG_IN_COUNT, v)) < 0) return -1;
+      e->key.input = (tg_input_class)x;
+      return 0;
     case F_AB: return parse_pair(v, &e->key.a_type, &e->key.b_type);
     case F_CD: return parse_pair(v, &e->key.c_type, &e->key.d_type);
     case F_A: return parse_order(v, &e->key.a_order);
@@ -175,12 +179,9 @@ static int set_field(int f, const char *v, tg_cache_entry *e) {
       strcpy(e->kernel, v);
       return 0;
     case F_SCALE:
-      for (int i = 0; i < TG_CACHE_SCALE_MODES; ++i)
-        if (strcmp(v, k_scales[i]) == 0) {
-          e->key.scale_mode = (tg_scale_mode)i;
-          return 0;
-        }
-      return -1;
+      if ((x = find_name(k_scales, TG_CACHE_SCALE_MODES, v)) < 0) return -1;
+      e->key.scale_mode = (tg_scale_mode)x;
+      return 0;
     case F_FAST:
       if (parse_int(v, 0, 1, &x)) return -1;
       e->key.fast_accum = (int)x;
@@ -232,9 +233,8 @@ tg_line_kind tg_cache_line_parse(const char *line, tg_cache_entry *e, char *why,
       s += len;
     }
     value[len] = '\0';
-    int f = 0;
-    while (f < F_COUNT && strcmp(key, k_fields[f]) != 0) ++f;
-    if (f == F_COUNT) return bad(why, n, "unknown field '%s'", key);
+    const int f = find_name(k_fields, F_COUNT, key);
+    if (f < 0) return bad(why, n, "unknown field '%s'", key);
     if (seen[f]) return bad(why, n, "field '%s' appears twice", key);
     seen[f] = 1;
     if (set_field(f, value, e) != 0) return bad(why, n, "field '%s': bad value '%s'", key, value);

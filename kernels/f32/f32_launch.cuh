@@ -12,36 +12,11 @@
 #include "f32_gemm.cuh"
 #include "splitk_reduce.h"
 
-/* Split-K: enough (batch, split) CTAs to fill every SM at the row's occupancy ... */
-constexpr int64_t kF32SplitTargetWaves = 1;
-/* ... while each split keeps at least this many k-tiles, and at most this many splits. */
-constexpr int64_t kF32SplitMinTiles = 4;
-constexpr int64_t kF32SplitMax = 16;
-/* Bytes of one partial sum. */
-constexpr size_t kF32PartialBytes = sizeof(float);
-
-/* Number of k splits for configuration C (1 = no split). */
+/* Split-K: enough (batch, split) CTAs to fill every SM once at the row's occupancy
+ * (splitk_reduce.h). */
 template <class C>
 int f32_splits(const tg_problem *p) {
-  const int64_t ctas =
-      ((p->m + C::kTileM - 1) / C::kTileM) * ((p->n + C::kTileN - 1) / C::kTileN) * p->batch;
-  const int64_t slots = kF32SplitTargetWaves * p->sm_count * C::kMinCtas;
-  const int64_t want = ctas > 0 ? (slots + ctas - 1) / ctas : 1;
-  const int64_t k_tiles = (p->k + C::kTileK - 1) / C::kTileK;
-  int64_t s = want < k_tiles / kF32SplitMinTiles ? want : k_tiles / kF32SplitMinTiles;
-  if (s > kF32SplitMax) s = kF32SplitMax;
-  return s < 1 ? 1 : (int)s;
-}
-
-/* k elements per split: a whole number of k-tiles. */
-template <class C>
-int64_t f32_k_split(const tg_problem *p, int splits) {
-  const int64_t k_tiles = (p->k + C::kTileK - 1) / C::kTileK;
-  return (k_tiles + splits - 1) / splits * C::kTileK;
-}
-
-inline size_t f32_partial_bytes(const tg_problem *p, int splits) {
-  return splits > 1 ? (size_t)splits * (size_t)(p->batch * p->m * p->n) * kF32PartialBytes : 0u;
+  return tg_splitk_count(p, C::kTileM, C::kTileN, C::kTileK, (int64_t)p->sm_count * C::kMinCtas);
 }
 
 /* Launches one instantiation: grid x = output tiles of a batch, y = batch × splits (strided
@@ -78,7 +53,7 @@ tg_status f32_launch_b(const tg_problem *p, int splits, int64_t k_split, float *
 /* Runs configuration C on p (any orders and alignments) with `splits` k splits. */
 template <class C>
 tg_status f32_launch(const tg_problem *p, int splits, cudaStream_t stream) {
-  const int64_t k_split = splits > 1 ? f32_k_split<C>(p, splits) : p->k;
+  const int64_t k_split = splits > 1 ? tg_splitk_k(p, splits, C::kTileK) : p->k;
   float *partial = splits > 1 ? static_cast<float *>(p->workspace) : nullptr;
   tg_status s;
   switch (tg_f32_staging(p->a_order == TG_ROW_MAJOR, p->align_a)) {
@@ -99,7 +74,7 @@ tg_status f32_launch(const tg_problem *p, int splits, cudaStream_t stream) {
     return SPLITK ? f32_splits<C>(p) : 1;                                               \
   }                                                                                     \
   extern "C" size_t tg_f32_workspace_##name(const tg_problem *p) {                      \
-    return f32_partial_bytes(p, tg_f32_splits_##name(p));                               \
+    return tg_splitk_partial_bytes(p, tg_f32_splits_##name(p));                         \
   }                                                                                     \
   extern "C" tg_status tg_f32_launch_##name(const tg_problem *p, cudaStream_t stream) { \
     return f32_launch<C>(p, tg_f32_splits_##name(p), stream);                           \

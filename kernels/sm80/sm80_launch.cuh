@@ -10,30 +10,12 @@
 #include "sm80_gemm.cuh"
 #include "splitk_reduce.h"
 
-/* Split-K: enough (batch, split) CTAs to fill this many waves of the SMs ... */
+/* Split-K: enough (batch, split) CTAs to fill this many waves of the SMs (splitk_reduce.h). */
 #define TG_SM80_SPLITK_TARGET_WAVES 2
-/* ... while each split keeps at least this many k-tiles, and at most this many splits. */
-#define TG_SM80_SPLITK_MIN_TILES 4
-#define TG_SM80_SPLITK_MAX 16
 
 /* Number of k splits for a split-K row with tile BM × BN × bk (1 = no split). */
 static inline int sm80_splits(const tg_problem *p, int bm, int bn, int bk) {
-  const int64_t ctas = ((p->m + bm - 1) / bm) * ((p->n + bn - 1) / bn) * p->batch;
-  const int64_t want = (TG_SM80_SPLITK_TARGET_WAVES * (int64_t)p->sm_count + ctas - 1) / ctas;
-  const int64_t k_tiles = (p->k + bk - 1) / bk;
-  int64_t s = want < k_tiles / TG_SM80_SPLITK_MIN_TILES ? want : k_tiles / TG_SM80_SPLITK_MIN_TILES;
-  if (s > TG_SM80_SPLITK_MAX) s = TG_SM80_SPLITK_MAX;
-  return s < 1 ? 1 : (int)s;
-}
-
-/* k elements per split, a whole number of k-tiles. */
-static inline int64_t sm80_k_split(const tg_problem *p, int splits, int bk) {
-  const int64_t k_tiles = (p->k + bk - 1) / bk;
-  return (k_tiles + splits - 1) / splits * bk;
-}
-
-static inline size_t sm80_partial_bytes(const tg_problem *p, int splits) {
-  return splits > 1 ? (size_t)splits * (size_t)(p->batch * p->m * p->n) * 4u : 0u;
+  return tg_splitk_count(p, bm, bn, bk, TG_SM80_SPLITK_TARGET_WAVES * (int64_t)p->sm_count);
 }
 
 /* Runs config (BM, BN, warps, stages) of element class E with the orders of p. */
@@ -41,7 +23,7 @@ template <class E, int BM, int BN, int WM, int WN, int ST, int MIN_CTAS>
 tg_status sm80_launch_orders(const tg_problem *p, int splits, cudaStream_t stream) {
   typedef typename E::Acc Acc;
   constexpr int kBK = TG_SM80_TILE_K_BYTES / E::kBytes;
-  const int64_t k_split = splits > 1 ? sm80_k_split(p, splits, kBK) : p->k;
+  const int64_t k_split = splits > 1 ? tg_splitk_k(p, splits, kBK) : p->k;
   Acc *partial = splits > 1 ? (Acc *)p->workspace : (Acc *)0;
   const bool ak = p->a_order == TG_ROW_MAJOR, bk = p->b_order == TG_COL_MAJOR;
   /* For types without MN-major support, `!E::kMnMajorOk` is true, so the unreachable branches
@@ -89,7 +71,7 @@ tg_status sm80_launch_one_type(const tg_problem *p, int splits, cudaStream_t str
     return SPLITK ? sm80_splits(p, BM, BN, BK) : 1;                                      \
   }                                                                                      \
   extern "C" size_t tg_sm80_workspace_##name(const tg_problem *p) {                      \
-    return sm80_partial_bytes(p, tg_sm80_splits_##name(p));                              \
+    return tg_splitk_partial_bytes(p, tg_sm80_splits_##name(p));                         \
   }                                                                                      \
   extern "C" tg_status tg_sm80_launch_##name(const tg_problem *p, cudaStream_t stream) { \
     return launch(p, tg_sm80_splits_##name(p), stream);                                  \
