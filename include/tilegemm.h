@@ -76,7 +76,10 @@ typedef enum tg_order { TG_ROW_MAJOR = 0, TG_COL_MAJOR = 1 } tg_order;
 typedef enum tg_compute {
   TG_COMPUTE_F32 = 0, /**< fp32 accumulate; fp32 inputs multiplied in full fp32 */
   TG_COMPUTE_TF32,    /**< fp32 inputs rounded to tf32 (10-bit mantissa), fp32 accumulate */
-  TG_COMPUTE_S32      /**< int8 inputs, exact int32 accumulate */
+  TG_COMPUTE_S32,     /**< int8 inputs, exact int32 accumulate */
+  TG_COMPUTE_3XTF32   /**< fp32 inputs, each split into a tf32 value and a tf32 remainder; three
+                           tensor-core products (hi·hi + lo·hi + hi·lo) accumulated in fp32: an
+                           error close to fp32's (docs/api.md states the bound) at tf32 speed ÷ 3 */
 } tg_compute;
 
 /** Fused epilogue applied after alpha/beta scaling; bias has N elements, one per column of D. */
@@ -352,6 +355,10 @@ const char *tg_last_kernel(const tg_handle *handle);
 
 /** Lower-case name of a dtype ("f32", "bf16", "e4m3", ...), or "?" for an unknown value. */
 const char *tg_dtype_name(tg_dtype dtype);
+
+/** Lower-case name of a compute mode ("f32", "tf32", "s32", "3xtf32"), or "?" for an unknown
+ *  value. */
+const char *tg_compute_name(tg_compute compute);
 
 /** Name of an epilogue as the `tilegemm` command spells it ("none", "bias", "relu", "gelu",
  *  "bias-relu", "bias-gelu"), or "?" for an unknown value. */

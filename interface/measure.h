@@ -7,8 +7,10 @@
  *
  * The bound: |d - ref| <= rel · mag + abs, with mag = |alpha| Σ|a||b| + |beta||c| + |bias| from
  * the oracle, ref saturated to [lo, hi] first (the range of an integer D), and
- *   rel = 4 (2 u_in + K u_acc + u_fp8 + u_out + u_epi) (× the largest slope of GELU, + its
- *         evaluation error, for GELU), u_out 0 for fp32 D, u_epi = 4 u_f32 only where
+ *   rel = 4 (2 u_in + P K u_acc + u_fp8 + u_out + u_epi) (× the largest slope of GELU, + its
+ *         evaluation error, for GELU), u_in 2^-11 for tf32 and 1.5·2^-22 for 3xTF32 (0
+ *         otherwise), P = 3 products per multiply-add for 3xTF32 (1 otherwise), u_out 0 for
+ *         fp32 D, u_epi = 4 u_f32 only where
  *         alpha != 1, beta != 0 or an epilogue runs, u_fp8 (fp8 inputs) = min(K, 128) u_tc
  *         (K u_tc with fast accumulation) + 3 u_f32 with scales, u_tc = 2^-13 the tensor cores'
  *         accumulation of fp8 products;
@@ -20,6 +22,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "tf32x3.h"
 #include "tilegemm.h"
 
 #ifdef __cplusplus
@@ -65,6 +68,9 @@ static inline double tg_unit_roundoff(tg_dtype t) {
 
 /* Unit roundoff of the inputs as tf32 rounds them. */
 #define TG_U_TF32 0x1p-11
+/* 3xTF32 (tf32x3.h): per product a·b, the neglected lo(a)·lo(b) and the roundings of both
+ * remainders to tf32 are each at most 2^-22·|a·b|; the bound's 2·u_in carries their sum. */
+#define TG_U_TF32X3 (0.5 * 3.0 * 0x1p-22)
 /* Unit roundoff of the tensor cores' own accumulation of fp8 products: they keep about 14
  * significant bits and truncate. Promoted fp8 accumulation (tg_gemm.fp8_fast_accum 0) runs at
  * most TG_FP8_PROMOTE_K of k in that format before adding into fp32. */
@@ -92,7 +98,11 @@ typedef struct tg_bound {
 static inline tg_bound tg_request_bound(const tg_gemm *g) {
   tg_bound b;
   const double u_f32 = tg_unit_roundoff(TG_F32);
-  const double u_in = g->compute == TG_COMPUTE_TF32 ? TG_U_TF32 : 0.0;
+  const double u_in = g->compute == TG_COMPUTE_TF32     ? TG_U_TF32
+                      : g->compute == TG_COMPUTE_3XTF32 ? TG_U_TF32X3
+                                                        : 0.0;
+  /* Products accumulated per multiply-add: 3xTF32 adds three into fp32 for each. */
+  const double products = g->compute == TG_COMPUTE_3XTF32 ? TG_TF32X3_PRODUCTS : 1.0;
   const double u_acc = g->compute == TG_COMPUTE_S32 ? 0.0 : u_f32;
   const int epilogue = g->alpha != 1.0 || g->beta != 0.0 || g->epilogue != TG_EPI_NONE;
   const double u_epi = epilogue ? TG_BOUND_EPILOGUE_ROUNDINGS * u_f32 : 0.0;
@@ -108,7 +118,7 @@ static inline tg_bound tg_request_bound(const tg_gemm *g) {
                 (g->scale_mode != TG_SCALE_NONE ? TG_BOUND_SCALE_ROUNDINGS * u_f32 : 0.0)
           : 0.0;
   b.u_out = tg_unit_roundoff(g->d_type);
-  b.rel = TG_BOUND_FACTOR * (2.0 * u_in + (double)g->k * u_acc + u_fp8 +
+  b.rel = TG_BOUND_FACTOR * (2.0 * u_in + products * (double)g->k * u_acc + u_fp8 +
                              (g->d_type == TG_F32 ? 0.0 : b.u_out) + u_epi);
   if (g->epilogue == TG_EPI_GELU || g->epilogue == TG_EPI_BIAS_GELU)
     b.rel = b.rel * TG_BOUND_GELU_MAX_SLOPE + TG_BOUND_GELU_EVAL_SLACK;

@@ -34,8 +34,18 @@ typedef enum tg_input_class {
   TG_IN_BF16,    /* bf16 × bf16 */
   TG_IN_FP8,     /* e4m3/e5m2 × e4m3/e5m2 */
   TG_IN_S8,      /* s8 × s8, int32 accumulate */
+  TG_IN_TF32X3,  /* f32 × f32 as three tf32 products (tf32x3.h): tf32 rows serve it after the
+                    planner splits the operands (plan.h) */
   TG_IN_COUNT
 } tg_input_class;
+
+/** The short name of an input class ("f32", "tf32", ..., "?" when out of range): what
+ *  `tilegemm list`, reasons and the tuning cache's in= field print. */
+static inline const char *tg_input_name(tg_input_class c) {
+  static const char *const names[TG_IN_COUNT] = {"f32", "tf32", "f16",   "bf16",
+                                                 "fp8", "s8",   "3xtf32"};
+  return (unsigned)c < TG_IN_COUNT ? names[c] : "?";
+}
 
 typedef struct tg_problem {
   int64_t m, n, k, batch; /* canonical sizes: A m×k, B k×n, D m×n row-major */

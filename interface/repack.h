@@ -24,6 +24,13 @@ typedef struct tg_matrix_ref {
 tg_status tg_repack_launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols,
                            int64_t batch, int elem_bytes, struct CUstream_st *stream);
 
+/* dst = the 3xTF32 layout (tf32x3.h) of the f32 matrix src (rows × cols per batch): along each
+ * line of dst (a row when dst is row-major, a column otherwise), the line's extent e is written
+ * three times, part lo_part as the remainders and the others as the tf32 values; dst.ld ≥ 3e and
+ * the rest of a line is zeroed. Enqueued on stream. */
+tg_status tg_repack_tf32x3_launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols,
+                                  int64_t batch, int lo_part, struct CUstream_st *stream);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,7 @@
 #include "ref.h"
 #include "registry.h"
 #include "repack.h"
+#include "tf32x3.h"
 #include "tilegemm.h"
 #include "validate.h"
 
@@ -212,7 +213,7 @@ static tg_status after_launch(tg_handle *h, const char *fn, const char *name, tg
   return TG_OK;
 }
 
-/* Workspace layout of a plan: [kernel scratch][repacked A][repacked B], each part aligned. */
+/* Workspace layout of a plan: [kernel scratch][repacked or split A][... B], each part aligned. */
 #define TG_WORKSPACE_ALIGN 256
 
 static size_t align_up(size_t x) {
@@ -232,14 +233,27 @@ static workspace_layout layout_workspace(const tg_plan *plan, const tg_problem *
   w.q = *p;
   tg_plan_apply(plan, &w.q);
   w.kernel_bytes = align_up(k->workspace ? k->workspace(&w.q) : 0);
-  w.ra = tg_plan_repack_geometry(p->m, p->k, w.q.a_order, p->batch_stride_a, p->batch,
+  /* w.q.k: the depth the kernel runs (3·k after a 3xTF32 split). */
+  w.ra = tg_plan_repack_geometry(p->m, w.q.k, w.q.a_order, p->batch_stride_a, p->batch,
                                  tg_dtype_size(p->a_type));
-  w.rb = tg_plan_repack_geometry(p->k, p->n, w.q.b_order, p->batch_stride_b, p->batch,
+  w.rb = tg_plan_repack_geometry(w.q.k, p->n, w.q.b_order, p->batch_stride_b, p->batch,
                                  tg_dtype_size(p->b_type));
   w.a_at = w.kernel_bytes;
-  w.b_at = w.a_at + (plan->repack_a ? align_up(w.ra.bytes) : 0);
-  w.total = w.b_at + (plan->repack_b ? align_up(w.rb.bytes) : 0);
+  w.b_at = w.a_at + (tg_plan_copies_a(plan) ? align_up(w.ra.bytes) : 0);
+  w.total = w.b_at + (tg_plan_copies_b(plan) ? align_up(w.rb.bytes) : 0);
   return w;
+}
+
+/* Enqueues the copy of one operand (rows × cols) into the workspace: a repack, or the 3xTF32
+ * split with its remainder in part lo_part. */
+static tg_status copy_operand(tg_handle *h, const char *fn, const tg_plan *plan, const char *what,
+                              tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols,
+                              int64_t batches, tg_dtype type, int lo_part, tg_stream stream) {
+  return after_launch(
+      h, fn, what,
+      plan->tf32x3
+          ? tg_repack_tf32x3_launch(src, dst, rows, cols, batches, lo_part, stream)
+          : tg_repack_launch(src, dst, rows, cols, batches, (int)tg_dtype_size(type), stream));
 }
 
 /* Enqueues the plan's repacks and its kernel (or the epilogue alone). */
@@ -254,21 +268,19 @@ static tg_status run_plan(tg_handle *h, const char *fn, const tg_plan *plan, tg_
   if (s != TG_OK) return s;
   q.workspace = h->workspace;
   q.workspace_bytes = w.kernel_bytes;
-  if (plan->repack_a) {
+  if (tg_plan_copies_a(plan)) {
     tg_matrix_ref src = {p->a, p->a_order, p->lda, p->batch_stride_a};
     tg_matrix_ref dst = {(char *)h->workspace + w.a_at, q.a_order, q.lda, q.batch_stride_a};
-    s = after_launch(h, fn, "repack A",
-                     tg_repack_launch(src, dst, p->m, p->k, w.ra.batches,
-                                      (int)tg_dtype_size(p->a_type), stream));
+    s = copy_operand(h, fn, plan, plan->tf32x3 ? "split A" : "repack A", src, dst, p->m, p->k,
+                     w.ra.batches, p->a_type, TG_TF32X3_LO_PART_A, stream);
     if (s != TG_OK) return s;
     q.a = dst.ptr;
   }
-  if (plan->repack_b) {
+  if (tg_plan_copies_b(plan)) {
     tg_matrix_ref src = {p->b, p->b_order, p->ldb, p->batch_stride_b};
     tg_matrix_ref dst = {(char *)h->workspace + w.b_at, q.b_order, q.ldb, q.batch_stride_b};
-    s = after_launch(h, fn, "repack B",
-                     tg_repack_launch(src, dst, p->k, p->n, w.rb.batches,
-                                      (int)tg_dtype_size(p->b_type), stream));
+    s = copy_operand(h, fn, plan, plan->tf32x3 ? "split B" : "repack B", src, dst, p->k, p->n,
+                     w.rb.batches, p->b_type, TG_TF32X3_LO_PART_B, stream);
     if (s != TG_OK) return s;
     q.b = dst.ptr;
   }

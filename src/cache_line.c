@@ -45,7 +45,6 @@ static const char *const k_fields[F_COUNT] = {"device", "sms",    "cuda",  "in",
 /* Values of scale=, by tg_scale_mode. */
 static const char *const k_scales[] = {"none", "tensor", "rowcol", "block"};
 #define TG_CACHE_SCALE_MODES ((int)(sizeof k_scales / sizeof k_scales[0]))
-static const char *const k_inputs[TG_IN_COUNT] = {"f32", "tf32", "f16", "bf16", "fp8", "s8"};
 
 static tg_line_kind bad(char *why, size_t n, const char *fmt, ...) {
   va_list ap;
@@ -128,7 +127,8 @@ static int types_fit(const tg_cache_key *k) {
   int ab;
   switch (k->input) {
     case TG_IN_F32:
-    case TG_IN_TF32: ab = k->a_type == TG_F32 && k->b_type == TG_F32; break;
+    case TG_IN_TF32:
+    case TG_IN_TF32X3: ab = k->a_type == TG_F32 && k->b_type == TG_F32; break;
     case TG_IN_F16: ab = k->a_type == TG_F16 && k->b_type == TG_F16; break;
     case TG_IN_BF16: ab = k->a_type == TG_BF16 && k->b_type == TG_BF16; break;
     case TG_IN_FP8: ab = is_fp8(k->a_type) && is_fp8(k->b_type); break;
@@ -156,7 +156,9 @@ static int set_field(int f, const char *v, tg_cache_entry *e) {
       return 0;
     case F_CUDA: return parse_cuda(v, &e->device.cuda);
     case F_IN:
-      if ((x = find_name(k_inputs, TG_IN_COUNT, v)) < 0) return -1;
+      for (x = 0; x < TG_IN_COUNT && strcmp(tg_input_name((tg_input_class)x), v) != 0; ++x) {
+      }
+      if (x == TG_IN_COUNT) return -1;
       e->key.input = (tg_input_class)x;
       return 0;
     case F_AB: return parse_pair(v, &e->key.a_type, &e->key.b_type);
@@ -246,7 +248,7 @@ tg_line_kind tg_cache_line_parse(const char *line, tg_cache_entry *e, char *why,
   if (!types_fit(&e->key))
     return bad(why, n, "types ab=%s/%s cd=%s/%s do not fit in=%s", tg_dtype_name(e->key.a_type),
                tg_dtype_name(e->key.b_type), tg_dtype_name(e->key.c_type),
-               tg_dtype_name(e->key.d_type), k_inputs[e->key.input]);
+               tg_dtype_name(e->key.d_type), tg_input_name(e->key.input));
   return TG_LINE_ENTRY;
 }
 
@@ -268,8 +270,7 @@ int tg_cache_line_format(const tg_cache_entry *e, char *buf, size_t len) {
   int w = snprintf(buf, len,
                    "%s device=\"%s\" sms=%d cuda=%s in=%s ab=%s/%s cd=%s/%s a=%s b=%s align=%d "
                    "m=%lld n=%lld k=%lld batch=%lld kernel=%s us=%.3f",
-                   TG_CACHE_FORMAT, name, e->device.sms, cuda,
-                   (unsigned)k->input < TG_IN_COUNT ? k_inputs[k->input] : "?",
+                   TG_CACHE_FORMAT, name, e->device.sms, cuda, tg_input_name(k->input),
                    tg_dtype_name(k->a_type), tg_dtype_name(k->b_type), tg_dtype_name(k->c_type),
                    tg_dtype_name(k->d_type), order_text(k->a_order), order_text(k->b_order),
                    k->align, (long long)e->m, (long long)e->n, (long long)e->k, (long long)e->batch,

@@ -57,7 +57,9 @@ static void put_row(text *t, const tg_kernel *k, const tg_problem *p, const tg_p
   put(t, "%6.3f%s%s%s%s\n", model_cost > 0.0 ? cost / model_cost : cost,
       k == pick->kernel ? "  <- picked" : "",
       k == model->kernel && k != pick->kernel ? "  <- the cost model's choice" : "",
-      plan.repack_a || plan.repack_b ? "  (after repacking)" : "",
+      plan.tf32x3                      ? "  (after the 3xTF32 split)"
+      : plan.repack_a || plan.repack_b ? "  (after repacking)"
+                                       : "",
       plan.splits > 1 ? "  (split-K)" : "");
 }
 
@@ -118,9 +120,16 @@ tg_status tg_explain(tg_handle *h, const tg_gemm *g, char *buf, size_t len) {
   else
     put(&t, "kernel: %s (the cost model: the lowest estimate among the rows that can serve)\n",
         pick.kernel->name);
-  put(&t, "  tile %dx%dx%d, %s%s%s, split-K %d\n", pick.kernel->tile_m, pick.kernel->tile_n,
-      pick.kernel->tile_k, pick.repack_a ? "A repacked, " : "", pick.repack_b ? "B repacked, " : "",
-      pick.repack_a || pick.repack_b ? "into the workspace" : "no repacking", pick.splits);
+  if (pick.tf32x3)
+    put(&t,
+        "  tile %dx%dx%d, A and B split into tf32 values and remainders in the workspace "
+        "(3xTF32: a tf32 product of depth 3·k), split-K %d\n",
+        pick.kernel->tile_m, pick.kernel->tile_n, pick.kernel->tile_k, pick.splits);
+  else
+    put(&t, "  tile %dx%dx%d, %s%s%s, split-K %d\n", pick.kernel->tile_m, pick.kernel->tile_n,
+        pick.kernel->tile_k, pick.repack_a ? "A repacked, " : "",
+        pick.repack_b ? "B repacked, " : "",
+        pick.repack_a || pick.repack_b ? "into the workspace" : "no repacking", pick.splits);
   /* The cost model's own choice, with no name and no cache: the pick itself unless one of those chose. */
   tg_plan model = pick;
   if ((named || pick.tuned) && tg_plan_choose(&p, NULL, NULL, &model, why, sizeof why) != TG_OK)

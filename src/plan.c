@@ -1,7 +1,8 @@
 /*
  * plan.c — picks the kernel for a canonical problem.
  *
- * A forced kernel must serve the problem as it is or after repacking its operands. Otherwise
+ * A forced kernel must serve the problem as it is or after repacking its operands (a 3xTF32
+ * request runs on a tf32 row after splitting both operands into the workspace). Otherwise
  * the tuning cache is asked first (the kernel tg_tune measured fastest for this device, class
  * and shape, or the nearest shape bucket), and the heuristic decides when it has nothing:
  * the auto-pickable row with the lowest estimated time (plan_cost.c), the higher rank breaking
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "registry.h"
+#include "tf32x3.h"
 
 static tg_order k_major_a(void) { return TG_ROW_MAJOR; }
 static tg_order k_major_b(void) { return TG_COL_MAJOR; }
@@ -32,7 +34,11 @@ tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order 
 }
 
 void tg_plan_apply(const tg_plan *plan, tg_problem *p) {
-  if (plan->repack_a) {
+  if (plan->tf32x3) {
+    p->input = TG_IN_TF32;
+    p->k *= TG_TF32X3_PRODUCTS;
+  }
+  if (tg_plan_copies_a(plan)) {
     const tg_repack_geometry r = tg_plan_repack_geometry(
         p->m, p->k, plan->a_order, p->batch_stride_a, p->batch, tg_dtype_size(p->a_type));
     p->a = (const void *)TG_PLAN_REPACK_ADDRESS;
@@ -41,7 +47,7 @@ void tg_plan_apply(const tg_plan *plan, tg_problem *p) {
     p->batch_stride_a = r.batch_stride;
     p->align_a = TG_REPACK_LINE_ALIGN;
   }
-  if (plan->repack_b) {
+  if (tg_plan_copies_b(plan)) {
     const tg_repack_geometry r = tg_plan_repack_geometry(
         p->k, p->n, plan->b_order, p->batch_stride_b, p->batch, tg_dtype_size(p->b_type));
     p->b = (const void *)TG_PLAN_REPACK_ADDRESS;
@@ -52,12 +58,29 @@ void tg_plan_apply(const tg_plan *plan, tg_problem *p) {
   }
 }
 
+/* A 3xTF32 problem on a row that takes tf32 but not 3xTF32 itself: the split plan, both
+ * operands k-major (tf32x3.h). */
+static int splits_tf32x3(const tg_kernel *k, const tg_problem *p) {
+  return p->input == TG_IN_TF32X3 && !(k->inputs & TG_MASK(TG_IN_TF32X3)) &&
+         (k->inputs & TG_MASK(TG_IN_TF32));
+}
+
 tg_status tg_plan_for_kernel(const tg_kernel *k, const tg_problem *p, tg_plan *plan, char *why,
                              size_t why_len) {
   memset(plan, 0, sizeof *plan);
   plan->kernel = k;
   plan->a_order = p->a_order;
   plan->b_order = p->b_order;
+  if (splits_tf32x3(k, p)) {
+    plan->tf32x3 = 1;
+    plan->a_order = k_major_a();
+    plan->b_order = k_major_b();
+    tg_problem q = *p;
+    tg_plan_apply(plan, &q);
+    const tg_status s = tg_kernel_can_serve(k, &q, why, why_len);
+    plan->splits = s == TG_OK && k->splits ? k->splits(&q) : 1;
+    return s;
+  }
   tg_status s = tg_kernel_can_serve(k, p, why, why_len);
   if (s != TG_OK && k->repack) {
     /* Repack what does not fit: into the K-major order when the row takes it. */

@@ -15,6 +15,8 @@
 typedef struct tg_plan {
   const tg_kernel *kernel;
   int repack_a, repack_b;    /* copy the operand into the workspace first */
+  int tf32x3;                /* 3xTF32 request on a tf32 row: both operands are split into the
+                                workspace first, k-major and 3·k deep (tf32x3.h) */
   tg_order a_order, b_order; /* the operands' orders as the kernel sees them */
   int splits;                /* split-K factor (1 = none) */
   int tuned;                 /* 1 when the tuning cache named the kernel */
@@ -56,8 +58,13 @@ tg_repack_geometry tg_plan_repack_geometry(int64_t rows, int64_t cols, tg_order 
 
 /* The problem as the kernel of `plan` sees it: each repacked operand in its new order, leading
  * dimension and batch stride, at TG_PLAN_REPACK_ADDRESS until the launch puts it in the
- * workspace. A row's check judges this problem, so it sees what the launch will run. */
+ * workspace; a 3xTF32 split makes it a tf32 problem of depth 3·k. A row's check judges this
+ * problem, so it sees what the launch will run. */
 void tg_plan_apply(const tg_plan *plan, tg_problem *p);
+
+/* 1 when the plan writes operand A (B) into the workspace before the kernel runs. */
+static inline int tg_plan_copies_a(const tg_plan *plan) { return plan->repack_a || plan->tf32x3; }
+static inline int tg_plan_copies_b(const tg_plan *plan) { return plan->repack_b || plan->tf32x3; }
 
 /* Estimated time of a plan, in arbitrary units comparable between plans of any family
  * (plan_cost.c: waves of CTAs × tile work ÷ the row's efficiency ÷ its family's measured speed

@@ -24,7 +24,8 @@
  *   GELU add their own overheads (c_overhead_k, gelu_overhead_k), so heavy epilogues at short K
  *   also go to the rows that overlap them; C or D of another type than A's may cost a row more
  *   (c_other_overhead_k: sm90's 128×256 tiles read C of the inputs' type into a borrowed stage).
- * - Repacking reads and writes the operand once at memory speed.
+ * - Repacking reads and writes the operand once at memory speed; a 3xTF32 split is costed as the
+ *   tf32 problem of depth 3·k it becomes, plus reading each input once and writing three parts.
  * - Memory floor (a roofline): a plan cannot run faster than streaming A, B and D (and C) once
  *   from DRAM, so the compute estimate above is combined with that time as
  *   max(compute, memory) + overlap share × min(compute, memory); a row's scratch (stream-K
@@ -36,6 +37,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "tf32x3.h"
 
 /* Multiply-adds per SM per unit time at 100% efficiency, against bytes moved per SM per unit
  * time: an H100's mma.sync rate over its DRAM bandwidth. */
@@ -96,8 +98,12 @@ int tg_plan_c_overhead_k(const tg_kernel *k, const tg_problem *p) {
   return other && k->c_other_overhead_k ? k->c_other_overhead_k : k->c_overhead_k;
 }
 
-double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
+double tg_plan_cost(const tg_plan *plan, const tg_problem *user) {
   const tg_kernel *k = plan->kernel;
+  /* The problem as the kernel runs it (a 3xTF32 split triples k). */
+  tg_problem q = *user;
+  if (plan->tf32x3) tg_plan_apply(plan, &q);
+  const tg_problem *p = &q;
   const double tm = k->tile_m ? k->tile_m : TG_DEFAULT_TILE,
                tn = k->tile_n ? k->tile_n : TG_DEFAULT_TILE;
   const double occupancy = k->occupancy ? k->occupancy : 1;
@@ -138,5 +144,10 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *p) {
   if (plan->repack_b)
     cost += TG_WRITE_AND_READ * (double)(p->k * p->n * p->batch) * tg_dtype_size(p->b_type) *
             TG_MACS_PER_BYTE / slots;
+  /* The split reads each input once and writes its three parts (the kernel's reads of them are
+   * in the memory floor above). */
+  if (plan->tf32x3)
+    cost += (1.0 + TG_TF32X3_PRODUCTS) * (double)((user->m + user->n) * user->k * user->batch) *
+            tg_dtype_size(TG_F32) * TG_MACS_PER_BYTE / slots;
   return cost;
 }

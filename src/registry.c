@@ -44,11 +44,6 @@ const tg_kernel *tg_registry_find(const char *name) {
   return NULL;
 }
 
-static const char *input_name(tg_input_class c) {
-  static const char *const names[TG_IN_COUNT] = {"f32", "tf32", "f16", "bf16", "fp8", "s8"};
-  return (unsigned)c < TG_IN_COUNT ? names[c] : "?";
-}
-
 static const char *order_name(tg_order o) { return o == TG_ROW_MAJOR ? "row" : "col"; }
 
 /* Writes the reason a row cannot serve a problem, unless the caller wants none (n == 0): the
@@ -69,7 +64,7 @@ tg_status tg_kernel_can_serve(const tg_kernel *k, const tg_problem *p, char *why
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!(k->inputs & TG_MASK(p->input))) {
-    reason(why, n, "kernel '%s' does not take %s inputs", k->name, input_name(p->input));
+    reason(why, n, "kernel '%s' does not take %s inputs", k->name, tg_input_name(p->input));
     return TG_ERR_NOT_SUPPORTED;
   }
   if (!(k->outputs & TG_MASK(p->d_type))) {

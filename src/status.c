@@ -55,6 +55,16 @@ const char *tg_dtype_name(tg_dtype t) {
   return "?";
 }
 
+const char *tg_compute_name(tg_compute c) {
+  switch (c) {
+    case TG_COMPUTE_F32: return "f32";
+    case TG_COMPUTE_TF32: return "tf32";
+    case TG_COMPUTE_S32: return "s32";
+    case TG_COMPUTE_3XTF32: return "3xtf32";
+  }
+  return "?";
+}
+
 const char *tg_epilogue_name(tg_epilogue e) {
   switch (e) {
     case TG_EPI_NONE: return "none";

@@ -125,16 +125,17 @@ static tg_status classify_inputs(tg_handle *h, const char *fn, const tg_gemm *g,
                      "%s: parameter 'b_type' = %s is not supported with compute s32 (needs s8)", fn,
                      bn);
     *cls = TG_IN_S8;
-  } else if (g->compute == TG_COMPUTE_TF32) {
+  } else if (g->compute == TG_COMPUTE_TF32 || g->compute == TG_COMPUTE_3XTF32) {
+    const char *cn = g->compute == TG_COMPUTE_TF32 ? "tf32" : "3xtf32";
     if (g->a_type != TG_F32)
       return tg_fail(h, TG_ERR_NOT_SUPPORTED,
-                     "%s: parameter 'a_type' = %s is not supported with compute tf32 (needs f32)",
-                     fn, an);
+                     "%s: parameter 'a_type' = %s is not supported with compute %s (needs f32)", fn,
+                     an, cn);
     if (g->b_type != TG_F32)
       return tg_fail(h, TG_ERR_NOT_SUPPORTED,
-                     "%s: parameter 'b_type' = %s is not supported with compute tf32 (needs f32)",
-                     fn, bn);
-    *cls = TG_IN_TF32;
+                     "%s: parameter 'b_type' = %s is not supported with compute %s (needs f32)", fn,
+                     bn, cn);
+    *cls = g->compute == TG_COMPUTE_TF32 ? TG_IN_TF32 : TG_IN_TF32X3;
   } else {
     if (g->a_type == TG_S8 || g->a_type == TG_S32)
       return tg_fail(h, TG_ERR_NOT_SUPPORTED,
@@ -177,7 +178,7 @@ tg_status tg_validate_gemm(tg_handle *h, const char *fn, const tg_gemm *g, tg_la
   if (!dtype_known(g->b_type)) return BAD("b_type", "= %d is not a tg_dtype", fn, (int)g->b_type);
   if (!dtype_known(g->c_type)) return BAD("c_type", "= %d is not a tg_dtype", fn, (int)g->c_type);
   if (!dtype_known(g->d_type)) return BAD("d_type", "= %d is not a tg_dtype", fn, (int)g->d_type);
-  if ((unsigned)g->compute > TG_COMPUTE_S32)
+  if ((unsigned)g->compute > TG_COMPUTE_3XTF32)
     return BAD("compute", "= %d is not a tg_compute", fn, (int)g->compute);
   if (!order_known(g->a_order))
     return BAD("a_order", "= %d is not a tg_order", fn, (int)g->a_order);

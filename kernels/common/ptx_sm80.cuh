@@ -20,6 +20,8 @@
 
 #include <stdint.h>
 
+#include "tf32x3.h"
+
 /* The 32-bit shared-state-space address of a generic pointer into shared memory. */
 __device__ __forceinline__ uint32_t thread_smem_address(const void *p) {
   return static_cast<uint32_t>(__cvta_generic_to_shared(p));
@@ -150,10 +152,6 @@ __device__ __forceinline__ void warp_mma_m16n8k16_bf16(float (&d)[4], const uint
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
-/* tf32 keeps the top 19 bits of an fp32 (sign, 8 exponent, 10 mantissa bits). */
-#define TG_TF32_DROPPED_BITS 0x1fffu
-#define TG_TF32_HALF_ULP_MINUS_1 0x0fffu /* just under half a tf32 ulp, in fp32 bits */
-#define TG_TF32_LSB_SHIFT 13             /* bit 13: the last kept mantissa bit */
 #define TG_F32_CANONICAL_NAN 0x7fffffffu
 
 /* fp32 bits rounded to tf32: nearest, ties to even, low 13 bits cleared; infinities stay, the

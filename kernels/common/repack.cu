@@ -3,11 +3,14 @@
  * dimensions, offset pointers): each thread gathers one 16-byte chunk of a destination line with
  * element loads and writes it as one vector, padding included. Other order (a transpose): a
  * 32×32 shared-memory tile, so that reads and writes both walk their contiguous dimension.
+ * The 3xTF32 split (tf32x3.h) goes through the same tile in any pair of orders and writes each
+ * element three times along the destination's lines: its tf32 value twice, its remainder once.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
 
 #include "repack.h"
+#include "tf32x3.h"
 
 /* dst's leading dimension must be a multiple of 16 bytes and its base 16-byte aligned (the
  * library's workspace layout guarantees both). */
@@ -18,9 +21,29 @@ constexpr int kTile = 32;
 constexpr int kRowsPerPass = 8; /* threads per tile column: a 32×8 block makes 4 passes */
 constexpr unsigned kMaxGridYZ = 65535;
 
-template <typename T>
+/* Writes element (r, c) of a rows × cols operand into the 3xTF32 layout: three copies along
+ * dst's lines (a row of a row-major dst, a column of a column-major one), part `lo_part` the
+ * remainder and the others the tf32 value. The line's last element also zeroes the padding from
+ * 3 × its extent up to ld. */
+__device__ void thread_store_tf32x3(float *d, const tg_matrix_ref &dst, int64_t r, int64_t c,
+                                    int64_t rows, int64_t cols, float x, int lo_part) {
+  float hi, lo;
+  tg_tf32x3_split(x, &hi, &lo);
+  const int row_lines = dst.order == TG_ROW_MAJOR;
+  const int64_t line = row_lines ? r : c, at = row_lines ? c : r, inner = row_lines ? cols : rows;
+  float *p = d + line * dst.ld;
+#pragma unroll
+  for (int part = 0; part < TG_TF32X3_PRODUCTS; ++part)
+    p[part * inner + at] = part == lo_part ? lo : hi;
+  if (at == inner - 1)
+    for (int64_t pad = TG_TF32X3_PRODUCTS * inner; pad < dst.ld; ++pad) p[pad] = 0.0f;
+}
+
+/* kSplit false: dst = src. kSplit true (T float): dst = the 3xTF32 layout of src (above). */
+template <typename T, bool kSplit>
 __global__ void __launch_bounds__(kTile *kRowsPerPass)
-    repack_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch) {
+    repack_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch,
+                  int lo_part) {
   __shared__ T tile[kTile][kTile + 1]; /* +1: column reads hit 32 different banks */
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int64_t c0 = (int64_t)blockIdx.x * kTile;
@@ -43,9 +66,11 @@ __global__ void __launch_bounds__(kTile *kRowsPerPass)
         const int64_t c = dst.order == TG_ROW_MAJOR ? c0 + tx : c0 + j;
         const int64_t at = dst.order == TG_ROW_MAJOR ? r * dst.ld + c : c * dst.ld + r;
         if (r < rows && c < cols) {
-          d[at] = tile[r - r0][c - c0];
-        } else if (dst.order == TG_ROW_MAJOR ? (r < rows && c < dst.ld)
-                                             : (c < cols && r < dst.ld)) {
+          if (kSplit)
+            thread_store_tf32x3((float *)d, dst, r, c, rows, cols, tile[r - r0][c - c0], lo_part);
+          else d[at] = tile[r - r0][c - c0];
+        } else if (!kSplit && (dst.order == TG_ROW_MAJOR ? (r < rows && c < dst.ld)
+                                                         : (c < cols && r < dst.ld))) {
           /* Padding up to the 16-byte-aligned ld: zeros, so every chunk a kernel may fetch
            * whole is initialized. The last tile always reaches it (ld - extent < 16 bytes). */
           d[at] = T(0);
@@ -82,6 +107,17 @@ __global__ void __launch_bounds__(kCopyThreads)
   }
 }
 
+template <typename T, bool kSplit>
+void launch_tiles(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch,
+                  int lo_part, cudaStream_t stream) {
+  const int64_t row_tiles = (rows + kTile - 1) / kTile;
+  dim3 grid((unsigned)((cols + kTile - 1) / kTile),
+            (unsigned)(row_tiles < kMaxGridYZ ? row_tiles : kMaxGridYZ),
+            (unsigned)(batch < kMaxGridYZ ? batch : kMaxGridYZ));
+  repack_kernel<T, kSplit>
+      <<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(src, dst, rows, cols, batch, lo_part);
+}
+
 template <typename T>
 void launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, int64_t batch,
             cudaStream_t stream) {
@@ -95,11 +131,7 @@ void launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols, in
         <<<(unsigned)blocks, kCopyThreads, 0, stream>>>(src, dst, inner, outer, batch);
     return;
   }
-  const int64_t row_tiles = (rows + kTile - 1) / kTile;
-  dim3 grid((unsigned)((cols + kTile - 1) / kTile),
-            (unsigned)(row_tiles < kMaxGridYZ ? row_tiles : kMaxGridYZ),
-            (unsigned)(batch < kMaxGridYZ ? batch : kMaxGridYZ));
-  repack_kernel<T><<<grid, dim3(kTile, kRowsPerPass), 0, stream>>>(src, dst, rows, cols, batch);
+  launch_tiles<T, false>(src, dst, rows, cols, batch, 0, stream);
 }
 
 }  // namespace
@@ -115,4 +147,13 @@ extern "C" tg_status tg_repack_launch(tg_matrix_ref src, tg_matrix_ref dst, int6
     case 4: launch<uint32_t>(src, dst, rows, cols, batch, stream); return TG_OK;
   }
   return TG_ERR_INTERNAL;
+}
+
+extern "C" tg_status tg_repack_tf32x3_launch(tg_matrix_ref src, tg_matrix_ref dst, int64_t rows,
+                                             int64_t cols, int64_t batch, int lo_part,
+                                             cudaStream_t stream) {
+  if (rows <= 0 || cols <= 0 || batch <= 0) return TG_OK;
+  if ((cols + kTile - 1) / kTile > 0x7fffffff) return TG_ERR_NOT_SUPPORTED;
+  launch_tiles<float, true>(src, dst, rows, cols, batch, lo_part, stream);
+  return TG_OK;
 }

@@ -62,7 +62,9 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
     by every batch). c (read only when beta != 0) is m x n or batch x m x n; bias has n
     elements; activation is None, "relu" or "gelu". out receives D (required for arrays that
     are not torch tensors); otherwise D is a new torch tensor of out_dtype (default: the inputs'
-    type; bf16 for fp8 inputs, int32 for int8 inputs). compute="tf32" rounds f32 inputs to tf32.
+    type; bf16 for fp8 inputs, int32 for int8 inputs). compute="tf32" rounds f32 inputs to tf32;
+    compute="3xtf32" splits them into tf32 values and remainders (three tensor-core products,
+    near-fp32 accuracy).
     kernel names a registered kernel (list_kernels()) instead of the planner's choice.
     fp8 inputs only: scale_a and scale_b, float32 tensors on a's device, scale a and b
     (docs/python.md): scale_mode "tensor" (shapes () or (1,)), "rowcol" ((m,) or (m, 1), and

@@ -375,8 +375,8 @@ def _compute(compute, a_code):
     try:
         return L.COMPUTE[compute]
     except (KeyError, TypeError):
-        raise ValueError(f"tilegemm: compute must be None, 'f32', 'tf32' or 's32', not "
-                         f"{compute!r}") from None
+        raise ValueError(f"tilegemm: compute must be None, 'f32', 'tf32', '3xtf32' or 's32', "
+                         f"not {compute!r}") from None
 
 
 def default_out_code(a_code):

@@ -30,7 +30,7 @@ STATUS_NAMES = {
 }
 ROW_MAJOR = 0
 COL_MAJOR = 1
-COMPUTE = {"f32": 0, "tf32": 1, "s32": 2}
+COMPUTE = {"f32": 0, "tf32": 1, "s32": 2, "3xtf32": 3}
 BATCH_BROADCAST = -1
 SCALE_MODES = {"none": 0, "tensor": 1, "rowcol": 2, "block": 3}
 SCALE_BLOCK_K = 128

@@ -49,6 +49,7 @@ typedef struct type_set {
 static const type_set k_types[] = {
     {"f32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
     {"tf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_TF32, TG_SCALE_NONE, 0},
+    {"3xtf32", TG_F32, TG_F32, TG_F32, TG_COMPUTE_3XTF32, TG_SCALE_NONE, 0},
     {"f16", TG_F16, TG_F16, TG_F16, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
     {"bf16", TG_BF16, TG_BF16, TG_BF16, TG_COMPUTE_F32, TG_SCALE_NONE, 0},
     {"fp8", TG_E4M3, TG_E4M3, TG_BF16, TG_COMPUTE_F32, TG_SCALE_NONE, 0},

@@ -91,11 +91,12 @@ static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
     dims[i] = large         ? 1 + pick(&d, MAX_LARGE_DIM)
               : pick(&d, 2) ? pick(&d, 10)
                             : pick(&d, MAX_DIM + 1);
-  int fam = (int)pick(&d, 6);
+  int fam = (int)pick(&d, 7);
   tg_gemm_init(g, dims[0], dims[1], dims[2], TG_F32, TG_F32);
   switch (fam) {
     case 0: break;
     case 1: g->compute = TG_COMPUTE_TF32; break;
+    case 6: g->compute = TG_COMPUTE_3XTF32; break;
     case 2: g->a_type = g->b_type = TG_F16; break;
     case 3: g->a_type = g->b_type = TG_BF16; break;
     case 4:

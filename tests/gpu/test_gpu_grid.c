@@ -4,7 +4,7 @@
  * beta ∈ {0,1,1.3}, ld = packed + 1 with rogue padding, guard bands, poisoned D, NaN in C when
  * beta == 0. Output and C types rotate through the family's allowed types.
  *
- *   test_gpu_grid [--family f32|tf32|f16|bf16|fp8|s8|all] [--kernel NAME] [--quick]
+ *   test_gpu_grid [--family f32|tf32|3xtf32|f16|bf16|fp8|s8|all] [--kernel NAME] [--quick]
  * --kernel forces a kernel; requests it refuses are counted, not failed (tg_check must agree).
  * --quick trims the grid (m, n, k ∈ {0,1,3,9}, alpha ∈ {0,0.7}, beta ∈ {0,1.3}) for the
  * sanitizer runs.
@@ -28,6 +28,7 @@ typedef struct family {
 static const family k_families[] = {
     {"f32", TG_F32, TG_F32, TG_COMPUTE_F32, {TG_F32, TG_F16, TG_BF16}, 3},
     {"tf32", TG_F32, TG_F32, TG_COMPUTE_TF32, {TG_F32, TG_BF16, TG_F16}, 3},
+    {"3xtf32", TG_F32, TG_F32, TG_COMPUTE_3XTF32, {TG_F32, TG_F16, TG_BF16}, 3},
     {"f16", TG_F16, TG_F16, TG_COMPUTE_F32, {TG_F16, TG_F32, TG_BF16}, 3},
     {"bf16", TG_BF16, TG_BF16, TG_COMPUTE_F32, {TG_BF16, TG_F32, TG_F16}, 3},
     {"fp8", TG_E4M3, TG_E5M2, TG_COMPUTE_F32, {TG_BF16, TG_F16, TG_F32}, 3},

@@ -106,8 +106,10 @@ static void test_shape_text(void) {
   CHECK(l.items[0].m == 128 && l.items[0].batch == 1 && !l.items[0].has_type);
   CHECK(strcmp(l.items[0].label, "llm") == 0);
   CHECK(l.items[1].n == 14336 && l.items[2].batch == 8);
-  CHECK(l.items[3].has_type && l.items[3].type.ab == TG_BF16 && !l.items[3].type.tf32);
-  CHECK(l.items[4].batch == 2 && l.items[4].type.ab == TG_F32 && l.items[4].type.tf32);
+  CHECK(l.items[3].has_type && l.items[3].type.ab == TG_BF16 &&
+        l.items[3].type.tensor_f32 == TG_COMPUTE_F32);
+  CHECK(l.items[4].batch == 2 && l.items[4].type.ab == TG_F32 &&
+        l.items[4].type.tensor_f32 == TG_COMPUTE_TF32);
   tg_shape_list_free(&l);
   CHECK(tg_shape_list_add_text(&l, "7 8 9 e4m3\n", "x", err, sizeof err) == 0 &&
         l.items[0].type.ab == TG_E4M3);
@@ -131,7 +133,11 @@ static void test_types(void) {
   tg_type_choice t;
   tg_gemm g;
   tg_gemm_init(&g, 8, 8, 8, TG_BF16, TG_BF16);
-  CHECK(tg_parse_type_choice("tf32", &t) == 0 && t.tf32 &&
+  CHECK(tg_parse_type_choice("3xtf32", &t) == 0 && t.ab == TG_F32 &&
+        t.tensor_f32 == TG_COMPUTE_3XTF32 && strcmp(tg_type_choice_name(t), "3xtf32") == 0);
+  tg_type_choice_apply(t, &g);
+  CHECK(g.a_type == TG_F32 && g.compute == TG_COMPUTE_3XTF32 && g.d_type == TG_F32);
+  CHECK(tg_parse_type_choice("tf32", &t) == 0 && t.tensor_f32 == TG_COMPUTE_TF32 &&
         strcmp(tg_type_choice_name(t), "tf32") == 0);
   tg_type_choice_apply(t, &g);
   CHECK(g.a_type == TG_F32 && g.compute == TG_COMPUTE_TF32 && g.d_type == TG_F32);
@@ -224,14 +230,15 @@ static void test_sweep(void) {
     close(fd);
   }
   OK(parse_sweep, o, "--shapes", path);
-  CHECK(o.shapes.count == 2 && o.type_count == 1 && o.types[0].ab == TG_BF16 && !o.types[0].tf32);
+  CHECK(o.shapes.count == 2 && o.type_count == 1 && o.types[0].ab == TG_BF16 &&
+        o.types[0].tensor_f32 == TG_COMPUTE_F32);
   CHECK(o.check_max == TG_SWEEP_DEFAULT_CHECK_MAX && !o.out_path && !o.base.cold_l2);
   CHECK(o.shapes.items[1].has_type && o.shapes.items[1].type.ab == TG_E4M3 &&
         o.shapes.items[1].batch == 2);
   OK(parse_sweep, o, "--shapes", path, "--mnkl", "128:16384:x2,128,128", "--dtype", "bf16,f16",
      "--dtype=tf32", "--out", "/tmp/s.csv", "--iterations", "9", "--cold-l2", "--check-max", "4096",
      "--kernel", "ref", "--b-major", "n", "--exact");
-  CHECK(o.shapes.count == 2 + 8 && o.type_count == 3 && o.types[2].tf32);
+  CHECK(o.shapes.count == 2 + 8 && o.type_count == 3 && o.types[2].tensor_f32 == TG_COMPUTE_TF32);
   CHECK(strcmp(o.out_path, "/tmp/s.csv") == 0 && o.base.iterations == 9 && o.base.cold_l2);
   CHECK(o.check_max == 4096 && strcmp(o.base.g.kernel, "ref") == 0 &&
         o.base.g.b_order == TG_ROW_MAJOR);

@@ -116,7 +116,7 @@ static void test_sizes_and_enums(void) {
   INVALID("b_type", g.b_type = (tg_dtype)-1);
   INVALID("c_type", g.c_type = (tg_dtype)TG_DTYPE_COUNT);
   INVALID("d_type", g.d_type = (tg_dtype)7);
-  INVALID("compute", g.compute = (tg_compute)3);
+  INVALID("compute", g.compute = (tg_compute)(TG_COMPUTE_3XTF32 + 1));
   INVALID("a_order", g.a_order = (tg_order)2);
   INVALID("b_order", g.b_order = (tg_order)-1);
   INVALID("c_order", g.c_order = (tg_order)5);

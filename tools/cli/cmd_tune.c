@@ -31,7 +31,8 @@ static const char k_help[] =
     "  --mnkl M,N,K[,L]      each field a value, a range start:stop:step (1024:8192:1024) or\n"
     "                        start:stop:xF (128:16384:x2); every combination is tuned\n"
     "  --shapes FILE         one 'M N K [L] [type]' per line, '#' comments (bench/shapes/*.txt);\n"
-    "                        a type on a line (f32 tf32 f16 bf16 e4m3 e5m2 s8) overrides the\n"
+    "                        a type on a line (f32 tf32 3xtf32 f16 bf16 e4m3 e5m2 s8) overrides "
+    "the\n"
     "                        problem's types for that shape\n"
     "problem (as `tilegemm bench`; default bf16, A k-major, B k-major, D n-major):\n"
     "  --ab-dtype, --a-dtype, --b-dtype, --c-dtype, --d-dtype, --acc-dtype, --a-major,\n"
@@ -73,7 +74,8 @@ static void shape_text(char *buf, size_t n, const tg_gemm *g) {
 }
 
 static void type_text(char *buf, size_t n, const tg_gemm *g) {
-  if (g->compute == TG_COMPUTE_TF32) snprintf(buf, n, "tf32");
+  if (g->compute == TG_COMPUTE_TF32 || g->compute == TG_COMPUTE_3XTF32)
+    snprintf(buf, n, "%s", tg_compute_name(g->compute));
   else if (g->a_type != g->b_type)
     snprintf(buf, n, "%s/%s", tg_dtype_name(g->a_type), tg_dtype_name(g->b_type));
   else snprintf(buf, n, "%s", tg_dtype_name(g->a_type));

@@ -257,6 +257,7 @@ tg_cublas_runner *tg_cublas_create(const tg_gemm *g, char *why, size_t why_len) 
     snprintf(why, why_len, "cuBLASLt's bias runs along D's rows; tilegemm's along columns");
     goto fail;
   }
+  /* cuBLAS has no 3xTF32 mode: such requests are compared with its fp32 GEMM (COMPUTE_32F). */
   compute = g->compute == TG_COMPUTE_TF32  ? CUBLAS_COMPUTE_32F_FAST_TF32
             : g->compute == TG_COMPUTE_S32 ? CUBLAS_COMPUTE_32I
                                            : CUBLAS_COMPUTE_32F;

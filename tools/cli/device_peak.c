@@ -25,6 +25,8 @@ static const sm_rates k_rates[] = {
 static double per_clock(const sm_rates *r, const tg_gemm *g) {
   if (g->compute == TG_COMPUTE_S32) return r->tensor_int8;
   if (g->compute == TG_COMPUTE_TF32) return r->tensor_tf32;
+  /* Three tf32 products for each of the request's multiply-adds. */
+  if (g->compute == TG_COMPUTE_3XTF32) return r->tensor_tf32 / TG_TF32X3_PRODUCTS;
   if (g->a_type == TG_F32) return r->fp32;
   if ((g->a_type == TG_E4M3 || g->a_type == TG_E5M2) && r->tensor_fp8 > 0) return r->tensor_fp8;
   return r->tensor_16bit;

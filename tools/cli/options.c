@@ -97,13 +97,6 @@ int tg_parse_scale_mode(const char *s, tg_scale_mode *out) {
   return -1;
 }
 
-const char *tg_compute_name(tg_compute c) {
-  return c == TG_COMPUTE_F32    ? "f32"
-         : c == TG_COMPUTE_TF32 ? "tf32"
-         : c == TG_COMPUTE_S32  ? "s32"
-                                : "?";
-}
-
 static int parse_int64(const char *s, int64_t *out) {
   char *end;
   errno = 0;
@@ -213,9 +206,10 @@ int tg_parse_bench(int argc, char **argv, int first, tg_bench_options *o, int *w
       MISSING();
       if (strcasecmp(v, "f32") == 0 || strcasecmp(v, "float32") == 0) o->g.compute = TG_COMPUTE_F32;
       else if (strcasecmp(v, "tf32") == 0) o->g.compute = TG_COMPUTE_TF32;
+      else if (strcasecmp(v, "3xtf32") == 0) o->g.compute = TG_COMPUTE_3XTF32;
       else if (strcasecmp(v, "s32") == 0 || strcasecmp(v, "int32") == 0)
         o->g.compute = TG_COMPUTE_S32;
-      else return fail(err, n, "option --acc-dtype: unknown value '%s' (f32 tf32 s32)", v);
+      else return fail(err, n, "option --acc-dtype: unknown value '%s' (f32 tf32 3xtf32 s32)", v);
       have_acc = 1;
     } else if (OPT("--a-major", 1) || OPT("--b-major", 1) || OPT("--c-major", 1)) {
       MISSING();

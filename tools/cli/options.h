@@ -62,8 +62,8 @@ int tg_parse_int64_list(const char *s, int64_t *vals, int min_count, int max_cou
  * examples name them: A k (row-major) or m, B k (column-major) or n, C/D n (row-major) or m. */
 int tg_parse_major(char operand, const char *s, tg_order *out);
 
-/* Names for printing (epilogues: the library's tg_epilogue_name). */
-const char *tg_compute_name(tg_compute c);
+/* Names for printing (compute modes and epilogues: the library's tg_compute_name and
+ * tg_epilogue_name). */
 /* A scale mode as --scale spells it ("none", "tensor", "rowcol", "block"), "?" if unknown. */
 const char *tg_scale_mode_name(tg_scale_mode m);
 /* The --X-major letter of operand `operand` stored in `order` (the inverse of tg_parse_major). */

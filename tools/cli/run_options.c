@@ -148,7 +148,8 @@ static int parse_types(tg_sweep_cli *o, const char *v, char *err, size_t n) {
     if (o->type_count == TG_SWEEP_MAX_TYPES)
       return fail(err, n, "option --dtype: more than %d types", TG_SWEEP_MAX_TYPES);
     if (tg_parse_type_choice(t, &o->types[o->type_count]) != 0)
-      return fail(err, n, "option --dtype: unknown type '%s' (f32 tf32 f16 bf16 e4m3 e5m2 s8)", t);
+      return fail(err, n,
+                  "option --dtype: unknown type '%s' (f32 tf32 3xtf32 f16 bf16 e4m3 e5m2 s8)", t);
     ++o->type_count;
   }
   return 0;

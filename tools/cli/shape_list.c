@@ -34,21 +34,23 @@ static int fail(char *err, size_t n, const char *fmt, ...) {
 
 int tg_parse_type_choice(const char *s, tg_type_choice *out) {
   memset(out, 0, sizeof *out);
-  if (strcasecmp(s, "tf32") == 0) {
+  if (strcasecmp(s, "tf32") == 0 || strcasecmp(s, "3xtf32") == 0) {
     out->ab = TG_F32;
-    out->tf32 = 1;
+    out->tensor_f32 = strcasecmp(s, "tf32") == 0 ? TG_COMPUTE_TF32 : TG_COMPUTE_3XTF32;
     return 0;
   }
   if (tg_parse_dtype(s, &out->ab) != 0 || out->ab == TG_S32) return -1;
   return 0;
 }
 
-const char *tg_type_choice_name(tg_type_choice t) { return t.tf32 ? "tf32" : tg_dtype_name(t.ab); }
+const char *tg_type_choice_name(tg_type_choice t) {
+  return t.tensor_f32 != TG_COMPUTE_F32 ? tg_compute_name(t.tensor_f32) : tg_dtype_name(t.ab);
+}
 
 void tg_type_choice_apply(tg_type_choice t, tg_gemm *g) {
   const int fp8 = t.ab == TG_E4M3 || t.ab == TG_E5M2;
   g->a_type = g->b_type = t.ab;
-  g->compute = t.ab == TG_S8 ? TG_COMPUTE_S32 : t.tf32 ? TG_COMPUTE_TF32 : TG_COMPUTE_F32;
+  g->compute = t.ab == TG_S8 ? TG_COMPUTE_S32 : t.tensor_f32;
   g->c_type = g->d_type = t.ab == TG_S8 ? TG_S32 : fp8 ? TG_BF16 : t.ab;
   g->bias_type = t.ab == TG_S8 ? TG_F32 : g->d_type;
   if (!fp8) { /* scales and fast accumulation are fp8's: other types of a run go without */

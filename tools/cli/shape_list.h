@@ -15,19 +15,20 @@
 #define TG_SHAPES_MAX 100000
 #define TG_SHAPE_LABEL_BYTES 32
 
-/* A type of the runs: A/B element type, and tf32 = f32 inputs on the tensor cores. */
+/* A type of the runs: A/B element type, and the compute mode of f32 inputs on the tensor cores
+ * (TG_COMPUTE_TF32 or TG_COMPUTE_3XTF32; TG_COMPUTE_F32 otherwise: the type's default). */
 typedef struct tg_type_choice {
   tg_dtype ab;
-  int tf32;
+  tg_compute tensor_f32;
 } tg_type_choice;
 
-/* f32 tf32 f16 bf16 e4m3 e5m2 s8 (and the aliases of tg_parse_dtype). 0, or -1. */
+/* f32 tf32 3xtf32 f16 bf16 e4m3 e5m2 s8 (and the aliases of tg_parse_dtype). 0, or -1. */
 int tg_parse_type_choice(const char *s, tg_type_choice *out);
 
 /* "bf16", "tf32", ... */
 const char *tg_type_choice_name(tg_type_choice t);
 
-/* Sets the types of *g: A and B, compute (s32 for s8, tf32 when asked, else f32), and C, D
+/* Sets the types of *g: A and B, compute (s32 for s8, tf32 or 3xtf32 when asked, else f32), C, D
  * and bias as bench defaults them (s32 for s8 inputs, bf16 for fp8, else A's type). A type
  * other than fp8 turns off g's fp8 scales and fast accumulation (they apply to fp8 alone). */
 void tg_type_choice_apply(tg_type_choice t, tg_gemm *g);

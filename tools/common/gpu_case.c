@@ -94,7 +94,6 @@ static void stride_text(char *buf, size_t n, int64_t stride) {
 }
 
 void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_options *o) {
-  static const char *computes[] = {"f32", "tf32", "s32"};
   static const char *scales[] = {"none", "tensor", "rowcol", "block"};
   char scaling[48] = "";
   if (g->scale_mode != TG_SCALE_NONE || g->fp8_fast_accum)
@@ -116,8 +115,7 @@ void tg_case_command(char *buf, size_t n, const tg_gemm *g, const tg_case_option
            "--offsets %lld,%lld,%lld,%lld,%lld%s%s%s%s%s%s%s",
            tg_case_seed_base(), (long long)g->m, (long long)g->n, (long long)g->k,
            (long long)g->batch, tg_dtype_name(g->a_type), tg_dtype_name(g->b_type),
-           tg_dtype_name(g->c_type), tg_dtype_name(g->d_type),
-           (unsigned)g->compute < 3 ? computes[g->compute] : "?",
+           tg_dtype_name(g->c_type), tg_dtype_name(g->d_type), tg_compute_name(g->compute),
            g->a_order == TG_ROW_MAJOR ? 'k' : 'm', g->b_order == TG_ROW_MAJOR ? 'n' : 'k',
            g->c_order == TG_ROW_MAJOR ? 'n' : 'm', (long long)g->lda, (long long)g->ldb,
            (long long)g->ldc, (long long)g->ldd, strides[0], strides[1], strides[2], strides[3],
