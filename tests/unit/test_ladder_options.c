@@ -1,7 +1,8 @@
 /*
  * test_ladder_options.c — `tilegemm ladder` without a GPU: option parsing (defaults, both
- * spellings, a one-line error naming the option for every bad value), the request each dtype
- * runs, and which registered rungs the ladder picks on a virtual H100.
+ * spellings, a one-line error naming the option for every bad value), the parts of the default
+ * ladder (every rung: f32, then bf16), the request each dtype runs, and which registered rungs
+ * the ladder picks on a virtual H100.
  */
 #include <string.h>
 
@@ -39,20 +40,27 @@ static void test_parsing(void) {
   char err[TG_CLI_ERROR_BYTES];
   int help = 0;
 
-  /* Defaults: 4096³ f32, automatic timing, a table. */
+  /* Defaults: 4096³, every rung (f32 then bf16), automatic timing, a table. */
   CHECK(parse(&o, &help, err, NULL, 0) == 0);
-  CHECK(o.m == 4096 && o.n == 4096 && o.k == 4096 && o.dtype == TG_F32);
+  CHECK(o.m == 4096 && o.n == 4096 && o.k == 4096 && o.all_types);
+  tg_dtype parts[TG_LADDER_MAX_PARTS];
+  CHECK(tg_ladder_parts(&o, parts, TG_LADDER_MAX_PARTS) == 2 && parts[0] == TG_F32 &&
+        parts[1] == TG_BF16);
+  CHECK(tg_ladder_parts(&o, parts, 1) == 1 && parts[0] == TG_F32);
   CHECK(o.iterations == 0 && o.warmup == -1 && !o.csv && !o.cold_l2 && o.seed == 1 && !help);
 
   PARSE_OK("--mnk", "256,128,64", "--dtype", "bf16", "--csv", "--iterations", "3", "--warmup", "1");
-  CHECK(o.m == 256 && o.n == 128 && o.k == 64 && o.dtype == TG_BF16 && o.csv);
+  CHECK(o.m == 256 && o.n == 128 && o.k == 64 && o.dtype == TG_BF16 && !o.all_types && o.csv);
+  CHECK(tg_ladder_parts(&o, parts, TG_LADDER_MAX_PARTS) == 1 && parts[0] == TG_BF16);
   CHECK(o.iterations == 3 && o.warmup == 1);
   PARSE_OK("--mnk=5,6,7", "--dtype=f16", "--warmup=0", "--seed=9", "--cold-l2");
   CHECK(o.m == 5 && o.n == 6 && o.k == 7 && o.dtype == TG_F16 && o.warmup == 0 && o.seed == 9 &&
         o.cold_l2);
   CHECK(o.iterations == 0);
   PARSE_OK("--dtype", "FP32");
-  CHECK(o.dtype == TG_F32);
+  CHECK(o.dtype == TG_F32 && !o.all_types);
+  PARSE_OK("--dtype", "f16", "--dtype", "all");
+  CHECK(o.all_types);
   PARSE_OK("--help");
   CHECK(help == 1);
 
@@ -80,7 +88,7 @@ static void test_requests(void) {
   char err[TG_CLI_ERROR_BYTES];
   int help = 0;
   tg_gemm g;
-  PARSE_OK("--mnk", "300,200,100");
+  PARSE_OK("--mnk", "300,200,100", "--dtype", "f32");
   tg_ladder_request(&o, &g);
   CHECK(g.m == 300 && g.n == 200 && g.k == 100 && g.batch == 1);
   CHECK(g.a_type == TG_F32 && g.b_type == TG_F32 && g.c_type == TG_F32 && g.d_type == TG_F32);

@@ -2,7 +2,8 @@
  * cmd_ladder.c — `tilegemm ladder`: every rung of the kernel ladder (docs/ladder.md) on one
  * problem, each verified against the fp64 GPU oracle and timed side by side with cuBLASLt by
  * tg_bench_run, in one table: rung, kernel, ms, TFLOP/s, % of cuBLAS, speedup over the first
- * rung shown, check.
+ * rung shown, check. By default the table holds every rung: the CUDA-core rungs on an f32
+ * problem, then the tensor-core rungs on a bf16 one, each against cuBLAS for its type.
  *
  * The rungs are not a fixed list: any registered kernel with a nonzero `rung` that accepts the
  * request (tg_check with the kernel forced) takes part, so kernels that later families register
@@ -40,12 +41,13 @@ static const char k_help[] =
     "usage: tilegemm ladder [options]\n"
     "\n"
     "Runs every rung of the kernel ladder that takes the dtype (f32: rungs 1-8 on the CUDA\n"
-    "cores; f16/bf16: rungs 9 and up on the tensor cores), checks each against the fp64 GPU\n"
-    "oracle and times it side by side with cuBLASLt on the same input sets. Layouts: D row-major;\n"
-    "f32 computes C = A*B with A and B row-major, f16/bf16 C = A*B^T with both K-major.\n"
+    "cores; f16/bf16: rungs 9 and up on the tensor cores; all: both, f32 then bf16, in one\n"
+    "table), checks each against the fp64 GPU oracle and times it side by side with cuBLASLt\n"
+    "for its type on the same input sets. Layouts: D row-major; f32 computes C = A*B with A and\n"
+    "B row-major, f16/bf16 C = A*B^T with both K-major.\n"
     "\n"
     "  --mnk M,N,K           problem size                              (default 4096,4096,4096)\n"
-    "  --dtype T             f32, f16 or bf16 (inputs and output)      (default f32)\n"
+    "  --dtype T             all, f32, f16 or bf16 (inputs and output) (default all)\n"
     "  --iterations N        timed runs per rung (median reported)     (default: auto, 3 for\n"
     "                        rungs slower than 20 ms per run, 20 for the others)\n"
     "  --warmup N            untimed runs per rung before timing       (default: auto, 1 or 5)\n"
@@ -78,6 +80,7 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
   memset(o, 0, sizeof *o);
   o->m = o->n = o->k = TG_LADDER_DEFAULT_MNK;
   o->dtype = TG_F32;
+  o->all_types = 1;
   o->warmup = -1;
   o->seed = 1;
   *wants_help = 0;
@@ -100,8 +103,10 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
     } else if ((r = tg_cli_match("--dtype", 1, argc, argv, &i, &v)) != 0) {
       tg_dtype t;
       if (r < 0) return fail(err, n, "option --dtype: missing value");
+      o->all_types = strcasecmp(v, "all") == 0;
+      if (o->all_types) continue;
       if (tg_parse_dtype(v, &t) != 0 || (t != TG_F32 && t != TG_F16 && t != TG_BF16))
-        return fail(err, n, "option --dtype: expected f32, f16 or bf16, got '%s'", v);
+        return fail(err, n, "option --dtype: expected all, f32, f16 or bf16, got '%s'", v);
       o->dtype = t;
     } else if ((r = tg_cli_match("--iterations", 1, argc, argv, &i, &v)) != 0 ||
                (r = tg_cli_match("--warmup", 1, argc, argv, &i, &v)) != 0 ||
@@ -133,6 +138,14 @@ int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int 
     }
   }
   return 0;
+}
+
+int tg_ladder_parts(const tg_ladder_options *o, tg_dtype *types, int max) {
+  /* The CUDA-core rungs take f32, the tensor-core rungs 16-bit types. */
+  static const tg_dtype all[TG_LADDER_MAX_PARTS] = {TG_F32, TG_BF16};
+  const int count = o->all_types ? TG_LADDER_MAX_PARTS : 1;
+  for (int i = 0; i < count && i < max; ++i) types[i] = o->all_types ? all[i] : o->dtype;
+  return count < max ? count : max;
 }
 
 void tg_ladder_request(const tg_ladder_options *o, tg_gemm *g) {
@@ -220,33 +233,25 @@ static int cmp_double(const void *x, const void *y) {
   return (a > b) - (a < b);
 }
 
-static void print_table(const tg_report_context *ctx, const tg_ladder_options *lo, const tg_gemm *g,
-                        const rung_result *res, int count, int skipped) {
-  char prob[256];
-  tg_report_problem(prob, sizeof prob, g);
-  printf("device    %s (SM %d MHz, CUDA %s)\n", ctx->device, ctx->sm_clock_mhz, ctx->cuda);
-  printf("problem   %s\n", prob);
-  if (lo->iterations > 0)
-    printf("timing    median of %d after %d warm-up per rung", lo->iterations,
-           lo->warmup >= 0 ? lo->warmup : TG_LADDER_DEFAULT_WARMUP);
-  else
-    printf("timing    median of %d after %d warm-up per rung (%d after %d when slower than %g ms)",
-           TG_LADDER_FAST_ITERATIONS, lo->warmup >= 0 ? lo->warmup : TG_LADDER_FAST_WARMUP,
-           TG_LADDER_SLOW_ITERATIONS, lo->warmup >= 0 ? lo->warmup : TG_LADDER_SLOW_WARMUP,
-           TG_LADDER_SLOW_MS);
-  printf("%s; cuBLASLt timed alternately with each rung\n\n", lo->cold_l2 ? ", cold L2" : "");
-  printf("%4s  %-30s %11s %9s %9s %9s  %s\n", "rung", "kernel", "ms", "TFLOP/s", "% cuBLAS",
-         "speedup", "check");
-  double first_ms = 0.0, cublas_ms[TG_LADDER_MAX_RUNGS];
+/* One part of the ladder: a request and the rungs that run it (res[first .. first+count)). */
+typedef struct ladder_part {
+  tg_gemm g;
+  int first, count, skipped;
+} ladder_part;
+
+/* The rows of one part, then cuBLASLt's median over the part's runs; speedups are over the
+ * first rung of the whole table (first_ms). */
+static void print_part(const ladder_part *part, const rung_result *res, double *first_ms) {
+  double cublas_ms[TG_LADDER_MAX_RUNGS];
   int n_cublas = 0;
   tg_check_outcome cublas_check = {0};
-  for (int i = 0; i < count; ++i) {
+  for (int i = part->first; i < part->first + part->count; ++i) {
     const rung_result *x = &res[i];
     if (!x->ok) {
       printf("%4d  %-30s ERROR: %s\n", x->info.rung, x->info.name, x->err);
       continue;
     }
-    if (first_ms == 0.0) first_ms = x->r.ms;
+    if (*first_ms == 0.0) *first_ms = x->r.ms;
     char pct[16] = "-";
     if (x->r.cublas_ran && x->r.ms > 0) {
       snprintf(pct, sizeof pct, "%.1f%%", 100.0 * x->r.cublas_ms / x->r.ms);
@@ -255,26 +260,82 @@ static void print_table(const tg_report_context *ctx, const tg_ladder_options *l
         cublas_check = x->r.cublas_check;
     }
     printf("%4d  %-30s %11.4f %9.2f %9s %8.2fx  %s", x->info.rung, x->info.name, x->r.ms,
-           x->r.tflops, pct, x->r.ms > 0 ? first_ms / x->r.ms : 0.0, check_word(&x->r.check));
+           x->r.tflops, pct, x->r.ms > 0 ? *first_ms / x->r.ms : 0.0, check_word(&x->r.check));
     if (x->r.check.done) printf(" (worst error/bound %.2g)", x->r.check.worst_ratio);
     printf("\n");
   }
+  char label[48];
+  snprintf(label, sizeof label, "cuBLASLt %s (median over rungs)", tg_dtype_name(part->g.a_type));
   if (n_cublas > 0) {
     qsort(cublas_ms, (size_t)n_cublas, sizeof cublas_ms[0], cmp_double);
     const double ms = n_cublas % 2 ? cublas_ms[n_cublas / 2]
                                    : 0.5 * (cublas_ms[n_cublas / 2 - 1] + cublas_ms[n_cublas / 2]);
-    printf("%4s  %-30s %11.4f %9.2f %9s %8.2fx  %s\n", "-", "cuBLASLt (median over rungs)", ms,
-           tg_request_flops(g) / (ms * 1e-3) / 1e12, "100.0%", first_ms > 0 ? first_ms / ms : 0.0,
-           check_word(&cublas_check));
+    printf("%4s  %-30s %11.4f %9.2f %9s %8.2fx  %s\n", "-", label, ms,
+           tg_request_flops(&part->g) / (ms * 1e-3) / 1e12, "100.0%",
+           *first_ms > 0 ? *first_ms / ms : 0.0, check_word(&cublas_check));
   } else {
-    const rung_result *any = count > 0 ? &res[0] : NULL;
+    const rung_result *any = part->count > 0 ? &res[part->first] : NULL;
     printf("%4s  %-30s not run%s%s\n", "-", "cuBLASLt", any && any->ok ? ": " : "",
            any && any->ok ? any->r.cublas_note : "");
   }
-  if (skipped > 0)
-    printf("\n%d registered rung%s not shown: %s not take %s with this layout (tilegemm list)\n",
-           skipped, skipped == 1 ? "" : "s", skipped == 1 ? "it does" : "they do",
-           tg_dtype_name(g->a_type));
+}
+
+static void print_table(const tg_report_context *ctx, const tg_ladder_options *lo,
+                        const ladder_part *parts, int n_parts, const rung_result *res) {
+  printf("device    %s (SM %d MHz, CUDA %s)\n", ctx->device, ctx->sm_clock_mhz, ctx->cuda);
+  for (int p = 0; p < n_parts; ++p) {
+    char prob[256];
+    tg_report_problem(prob, sizeof prob, &parts[p].g);
+    printf("problem   %s\n", prob);
+  }
+  if (lo->iterations > 0)
+    printf("timing    median of %d after %d warm-up per rung", lo->iterations,
+           lo->warmup >= 0 ? lo->warmup : TG_LADDER_DEFAULT_WARMUP);
+  else
+    printf("timing    median of %d after %d warm-up per rung (%d after %d when slower than %g ms)",
+           TG_LADDER_FAST_ITERATIONS, lo->warmup >= 0 ? lo->warmup : TG_LADDER_FAST_WARMUP,
+           TG_LADDER_SLOW_ITERATIONS, lo->warmup >= 0 ? lo->warmup : TG_LADDER_SLOW_WARMUP,
+           TG_LADDER_SLOW_MS);
+  printf("%s; cuBLASLt timed alternately with each rung, for the rung's type\n\n",
+         lo->cold_l2 ? ", cold L2" : "");
+  printf("%4s  %-30s %11s %9s %9s %9s  %s\n", "rung", "kernel", "ms", "TFLOP/s", "% cuBLAS",
+         "speedup", "check");
+  double first_ms = 0.0;
+  for (int p = 0; p < n_parts; ++p) print_part(&parts[p], res, &first_ms);
+  for (int p = 0; p < n_parts; ++p)
+    if (parts[p].skipped > 0)
+      printf(
+          "\n%d registered rung%s not run on %s: %s not take it with this layout (tilegemm "
+          "list)\n",
+          parts[p].skipped, parts[p].skipped == 1 ? "" : "s", tg_dtype_name(parts[p].g.a_type),
+          parts[p].skipped == 1 ? "it does" : "they do");
+}
+
+/* Selects each part's rungs into idx (a rung an earlier part runs is not run again); returns
+ * the number of rungs over all parts. */
+static int select_parts(tg_handle *h, const tg_ladder_options *lo, ladder_part *parts, int *n_parts,
+                        int *idx) {
+  tg_dtype types[TG_LADDER_MAX_PARTS];
+  *n_parts = tg_ladder_parts(lo, types, TG_LADDER_MAX_PARTS);
+  int total = 0;
+  for (int p = 0; p < *n_parts; ++p) {
+    tg_ladder_options one = *lo;
+    one.dtype = types[p];
+    one.all_types = 0;
+    tg_ladder_request(&one, &parts[p].g);
+    int mine[TG_LADDER_MAX_RUNGS], count = 0;
+    const int found =
+        tg_ladder_select(h, &parts[p].g, mine, TG_LADDER_MAX_RUNGS - total, &parts[p].skipped);
+    parts[p].first = total;
+    for (int i = 0; i < found; ++i) {
+      int seen = 0;
+      for (int j = 0; j < total && !seen; ++j) seen = idx[j] == mine[i];
+      if (!seen) idx[total + count++] = mine[i];
+    }
+    parts[p].count = count;
+    total += count;
+  }
+  return total;
 }
 
 int tg_cmd_ladder(int argc, char **argv) {
@@ -292,13 +353,12 @@ int tg_cmd_ladder(int argc, char **argv) {
   tg_handle *h = NULL;
   int rc = tg_cli_open_handle("ladder", &h);
   if (rc) return rc;
-  tg_gemm g;
-  tg_ladder_request(&lo, &g);
-  int idx[TG_LADDER_MAX_RUNGS], skipped = 0;
-  const int count = tg_ladder_select(h, &g, idx, TG_LADDER_MAX_RUNGS, &skipped);
+  ladder_part parts[TG_LADDER_MAX_PARTS];
+  int idx[TG_LADDER_MAX_RUNGS], n_parts = 0;
+  const int count = select_parts(h, &lo, parts, &n_parts, idx);
   if (count == 0) {
     fprintf(stderr, "tilegemm ladder: no registered rung takes %s at this size on this device\n",
-            tg_dtype_name(lo.dtype));
+            lo.all_types ? "its types" : tg_dtype_name(lo.dtype));
     tg_destroy(h);
     return TG_EXIT_ERROR;
   }
@@ -312,29 +372,30 @@ int tg_cmd_ladder(int argc, char **argv) {
   tg_report_context_read(&ctx);
   if (lo.csv) tg_report_csv_header(stdout);
   int failed = 0, errors = 0;
-  for (int i = 0; i < count; ++i) {
-    tg_kernel_get(idx[i], &res[i].info);
-    if (!lo.csv) fprintf(stderr, "rung %d: %s ...\n", res[i].info.rung, res[i].info.name);
-    run_rung(h, &lo, &g, &res[i]);
-    if (!res[i].ok) {
-      ++errors;
-      if (lo.csv)
-        fprintf(stderr, "tilegemm ladder: rung %d (%s): %s\n", res[i].info.rung, res[i].info.name,
-                res[i].err);
-      continue;
+  for (int p = 0; p < n_parts; ++p)
+    for (int i = parts[p].first; i < parts[p].first + parts[p].count; ++i) {
+      tg_kernel_get(idx[i], &res[i].info);
+      if (!lo.csv) fprintf(stderr, "rung %d: %s ...\n", res[i].info.rung, res[i].info.name);
+      run_rung(h, &lo, &parts[p].g, &res[i]);
+      if (!res[i].ok) {
+        ++errors;
+        if (lo.csv)
+          fprintf(stderr, "tilegemm ladder: rung %d (%s): %s\n", res[i].info.rung, res[i].info.name,
+                  res[i].err);
+        continue;
+      }
+      if (res[i].r.check.done && !res[i].r.check.pass) ++failed;
+      if (lo.csv) {
+        tg_bench_options o;
+        memset(&o, 0, sizeof o);
+        o.g = parts[p].g;
+        char label[32];
+        snprintf(label, sizeof label, "rung %d", res[i].info.rung);
+        tg_report_csv_row(stdout, &ctx, &o, &res[i].r, label);
+        fflush(stdout);
+      }
     }
-    if (res[i].r.check.done && !res[i].r.check.pass) ++failed;
-    if (lo.csv) {
-      tg_bench_options o;
-      memset(&o, 0, sizeof o);
-      o.g = g;
-      char label[32];
-      snprintf(label, sizeof label, "rung %d", res[i].info.rung);
-      tg_report_csv_row(stdout, &ctx, &o, &res[i].r, label);
-      fflush(stdout);
-    }
-  }
-  if (!lo.csv) print_table(&ctx, &lo, &g, res, count, skipped);
+  if (!lo.csv) print_table(&ctx, &lo, parts, n_parts, res);
   free(res);
   tg_destroy(h);
   if (errors) return TG_EXIT_ERROR;

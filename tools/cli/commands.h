@@ -37,6 +37,7 @@ int tg_cli_open_handle(const char *cmd, struct tg_handle **h);
 typedef struct tg_ladder_options {
   int64_t m, n, k;
   tg_dtype dtype; /* f32 (rungs on CUDA cores), f16 or bf16 (tensor-core rungs) */
+  int all_types;  /* 1 (the default, --dtype all): every rung, each part in its own type */
   int iterations; /* timed runs per rung; 0 = auto */
   int warmup;     /* untimed runs per rung; -1 = auto */
   int csv;
@@ -48,6 +49,11 @@ typedef struct tg_ladder_options {
  * option in err. `--help` sets *wants_help. */
 int tg_parse_ladder(int argc, char **argv, int first, tg_ladder_options *o, int *wants_help,
                     char *err, size_t err_len);
+
+/* The parts of a ladder, in order: the element type each runs (one part unless all_types: then
+ * f32 for the CUDA-core rungs and bf16 for the tensor-core rungs). Returns how many (≤ max). */
+#define TG_LADDER_MAX_PARTS 2
+int tg_ladder_parts(const tg_ladder_options *o, tg_dtype *types, int max);
 
 /* The request every rung of a ladder runs: m×n×k of dtype, D of the same type; A row-major,
  * B row-major for f32 (C = A·B) and column-major for 16-bit types (C = A·Bᵀ, both K-major). */
