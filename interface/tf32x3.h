@@ -66,7 +66,7 @@ static inline TG_TF32X3_HD float tg_tf32_round(float x) {
 static inline TG_TF32X3_HD void tg_tf32x3_split(float x, float *hi, float *lo) {
   *hi = tg_tf32_round(x);
   *lo = (tg_f32_bits(x) & TG_F32_EXPONENT_MASK) == TG_F32_EXPONENT_MASK ? 0.0f
-                                                                         : tg_tf32_round(x - *hi);
+                                                                        : tg_tf32_round(x - *hi);
 }
 
 #endif /* TG_TF32X3_H */

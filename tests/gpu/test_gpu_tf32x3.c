@@ -81,7 +81,8 @@ typedef struct shape {
 /* Host copy of a row-major r×c array in `order` (packed). */
 static void to_order(const float *src, float *dst, int64_t r, int64_t c, tg_order order) {
   for (int64_t i = 0; i < r; ++i)
-    for (int64_t j = 0; j < c; ++j) dst[order == TG_ROW_MAJOR ? i * c + j : j * r + i] = src[i * c + j];
+    for (int64_t j = 0; j < c; ++j)
+      dst[order == TG_ROW_MAJOR ? i * c + j : j * r + i] = src[i * c + j];
 }
 
 typedef struct device_case {
@@ -175,9 +176,10 @@ static void run_shape(tg_handle *h, const shape *sh, data_set set) {
     x.g.a_order = sh->a_order;
     x.g.b_order = sh->b_order;
     x.g.c_order = sh->c_order;
-    ok = tg_reference(h, &x.g, x.a, x.b, NULL, x.ref, x.mag, NULL) == TG_OK &&
-         cudaMemcpy(ref, x.ref, x.d_elems * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess &&
-         cudaMemcpy(mag, x.mag, x.d_elems * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess;
+    ok =
+        tg_reference(h, &x.g, x.a, x.b, NULL, x.ref, x.mag, NULL) == TG_OK &&
+        cudaMemcpy(ref, x.ref, x.d_elems * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess &&
+        cudaMemcpy(mag, x.mag, x.d_elems * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess;
     CHECK_MSG(ok, "the oracle failed: %s", tg_last_error(h));
   }
   if (ok) {

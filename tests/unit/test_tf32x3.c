@@ -33,7 +33,8 @@ static uint32_t next_u32(void) {
 
 /* A random finite float: any sign, exponent in [emin, emax], random mantissa bits. */
 static float random_float(int emin, int emax) {
-  const uint32_t exponent = (uint32_t)(emin + (int)(next_u32() % (uint32_t)(emax - emin + 1)) + 127);
+  const uint32_t exponent =
+      (uint32_t)(emin + (int)(next_u32() % (uint32_t)(emax - emin + 1)) + 127);
   const uint32_t u = (next_u32() & 0x80000000u) | exponent << 23 | (next_u32() & 0x7fffffu);
   return tg_f32_from_bits(u);
 }

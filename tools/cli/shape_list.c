@@ -210,10 +210,11 @@ int tg_shape_list_add_text(tg_shape_list *l, const char *text, const char *name,
       for (size_t e = strlen(c); e > 0 && (c[e - 1] == ' ' || c[e - 1] == '\t' || c[e - 1] == '\r');
            --e)
         c[e - 1] = '\0';
-      return fail(err, n,
-                  "%s:%d: expected 'M N K [L] [type]' (sizes >= 1; type f32 tf32 f16 bf16 e4m3 "
-                  "e5m2 s8), got '%s'",
-                  name, number, c);
+      return fail(
+          err, n,
+          "%s:%d: expected 'M N K [L] [type]' (sizes >= 1; type f32 tf32 3xtf32 f16 bf16 e4m3 "
+          "e5m2 s8), got '%s'",
+          name, number, c);
     }
     if (empty) continue;
     /* The label: the file's stem. */
