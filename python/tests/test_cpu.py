@@ -853,6 +853,18 @@ def test_custom_ops_take_kept_requests(torch_mod, posing):
     assert len(_core._REQUESTS) == 2
 
 
+def test_ops_give_no_grad(torch_mod, posing):
+    """The ops' autograd key falls through: D never requires grad."""
+    torch = torch_mod
+    a = torch.zeros(64, 32, dtype=torch.float32, requires_grad=True)
+    b = torch.zeros(32, 48, dtype=torch.float32, requires_grad=True)
+    d = torch.ops.tilegemm.matmul(a, b, None, None, 1.0, 0.0, None, None, None, None)
+    assert not d.requires_grad and d.grad_fn is None
+    out = torch.zeros(64, 48)
+    torch.ops.tilegemm.matmul_out(a, b, None, None, 1.0, 0.0, None, None, None, out)
+    assert not out.requires_grad
+
+
 def test_kept_requests_across_threads(torch_mod, posing, monkeypatch):
     """A request kept by one thread serves another, with that thread's own handle."""
     import threading
