@@ -197,10 +197,12 @@ tg_status tg_matmul(tg_handle *handle, const tg_gemm *g, const void *A, const vo
 
 /* ---- Planned requests ---------------------------------------------------------------------
  *
- * A plan does once what every tg_matmul does again: it validates the request, chooses the kernel
- * (and any repacking) and sizes the handle's workspace. A run then checks the operand pointers
- * and launches. Runs may be captured into CUDA graphs (the workspace already exists, so a run
- * allocates nothing) and give the same bits as tg_matmul on the same request.
+ * A plan does once what every tg_matmul does again and what does not depend on the operand
+ * pointers: it validates the request, chooses the kernel (and any repacking), sizes the handle's
+ * workspace and, where the kernel can, prepares its launch (TMA tensor maps encoded, grid and
+ * scheduling worked out). A run then checks the operand pointers, points the prepared launch at
+ * them and launches. Runs may be captured into CUDA graphs (the workspace already exists, so a
+ * run allocates nothing) and give the same bits as tg_matmul on the same request.
  */
 
 /** A request planned on a handle; it uses the handle's workspace, so the handle outlives it and
@@ -208,13 +210,16 @@ tg_status tg_matmul(tg_handle *handle, const tg_gemm *g, const void *A, const vo
 typedef struct tg_matmul_plan tg_matmul_plan;
 
 /** Validates *g (as tg_matmul does, without pointers), chooses how to run it, as tg_check would
- *  for 16-byte-aligned operands, and makes sure the handle's workspace holds what a run needs.
- *  *g is copied, with the name in g->kernel; g->bias is kept and used by every run. */
+ *  for 16-byte-aligned operands, makes sure the handle's workspace holds what a run needs, and
+ *  prepares the kernel's launch on the handle's device. *g is copied, with the name in
+ *  g->kernel; g->bias, g->scale_a and g->scale_b are kept and used by every run. */
 tg_status tg_plan_create(tg_handle *handle, const tg_gemm *g, tg_matmul_plan **plan);
 
 /** Runs the plan on A, B, C, D (as tg_matmul's) on `stream`. Pointers are checked as tg_matmul
- *  checks them; operands less aligned than the plan assumed (16 bytes) are planned anew for this
- *  run, which costs what a tg_matmul costs. Errors go to the plan's handle (tg_last_error). */
+ *  checks them; operands whose alignment differs from the plan's (made for 16-byte-aligned
+ *  pointers with g's leading dimensions and batch strides) are planned anew for this run, which
+ *  costs what a tg_matmul costs. Not thread-safe (a run updates the plan's prepared launch), like the handle. Errors go
+ *  to the plan's handle (tg_last_error). */
 tg_status tg_plan_run(tg_matmul_plan *plan, const void *A, const void *B, const void *C, void *D,
                       tg_stream stream);
 

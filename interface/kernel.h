@@ -42,6 +42,37 @@ typedef tg_status (*tg_extra_check_fn)(const tg_problem *p, char *why, size_t wh
  *  check holds them within the driver's limits (tma_desc.h), and the CPU tests hold it to that. */
 typedef int (*tg_tma_maps_fn)(const tg_problem *p, tg_tma_desc *out, int max);
 
+/** A launch prepared once and run many times (a plan's runs, tilegemm.h's tg_plan_run): what a
+ *  row's `prepare` hook works out for a problem that does not depend on its data pointers (the
+ *  TMA maps' shapes, the grid, the scheduler's numbers), kept in `state`, and the function that
+ *  launches it. The state is the row's own; the library only keeps it, in place (a row may keep
+ *  pointers into it), and hands it back to `run`. */
+#define TG_PREPARED_STATE_BYTES 1024
+#define TG_PREPARED_ALIGN 128 /* a CUtensorMap's alignment (cuda.h) */
+#ifdef __cplusplus
+#define TG_PREPARED_ALIGNAS alignas(TG_PREPARED_ALIGN)
+#else
+#define TG_PREPARED_ALIGNAS _Alignas(TG_PREPARED_ALIGN)
+#endif
+typedef struct tg_prepared tg_prepared;
+
+/** Launches a prepared problem on `stream`: p is the problem `prepare` was given with other
+ *  data, workspace and scale pointers (every alignment the same). May update the state (the
+ *  addresses its maps hold). Must not allocate, print or synchronize; errors as tg_launch_fn. */
+typedef tg_status (*tg_prepared_run_fn)(tg_prepared *prep, const tg_problem *p,
+                                        struct CUstream_st *stream);
+
+struct tg_prepared {
+  TG_PREPARED_ALIGNAS unsigned char state[TG_PREPARED_STATE_BYTES];
+  tg_prepared_run_fn run;
+};
+
+/** Optional: prepares the launch of p (a validated problem as tg_launch_fn takes it, its data
+ *  pointers placeholders of the alignment the runs will have) on the current device, so that
+ *  each run does only what depends on the pointers. TG_OK: prep->run launches p's runs.
+ *  Anything else: the row's `launch` serves them (nothing is kept). */
+typedef tg_status (*tg_prepare_fn)(const tg_problem *p, tg_prepared *prep);
+
 /* Masks for tg_kernel fields. */
 #define TG_MASK(x) (1u << (unsigned)(x))
 #define TG_ORDERS_ANY (TG_MASK(TG_ROW_MAJOR) | TG_MASK(TG_COL_MAJOR))
@@ -92,6 +123,7 @@ typedef struct tg_kernel {
   tg_waves_fn waves;             /* may be NULL */
   tg_extra_check_fn extra_check; /* may be NULL */
   tg_tma_maps_fn tma_maps;       /* may be NULL */
+  tg_prepare_fn prepare;         /* may be NULL: planned runs call `launch` */
 } tg_kernel;
 
 #ifdef __cplusplus

@@ -2,10 +2,11 @@
 """python_host_time.py — the Python side of one tilegemm.matmul call, timed without a GPU.
 
 CPU torch tensors pose as CUDA tensors of device 0 (Tensor.get_device is replaced), the current
-stream is a constant and tg_matmul a no-op, so what is timed is the package's own work per call:
-reading the operands, building or reusing the request, allocating D (here on the CPU) and the
-ctypes-side bookkeeping, not the C library's checks nor the launch (`python -m tilegemm.bench`
-times whole calls on a GPU). Variants run interleaved, after a warm-up; prints the minimum and
+stream is a constant and the C calls that would launch (tg_matmul, and tg_plan_create, tg_plan_run
+and tg_plan_destroy of the plans repeated calls make) are no-ops that return TG_OK, so what is
+timed is the package's own work per call: reading the operands, finding its plan or building or
+reusing the request, allocating D (here on the CPU) and the ctypes calls themselves, not the C
+library's work nor the launch (`python -m tilegemm.bench` times whole calls on a GPU). Variants run interleaved, after a warm-up; prints the minimum and
 median microseconds per call over the rounds, and with --profile the functions one variant spends
 its time in (cProfile). Every variant repeats one call but the last, whose every call has a new
 shape (the first call of its key).
@@ -48,6 +49,15 @@ def variants(m, n, k):
     }
 
 
+# What the stubbed tg_plan_create hands out: any non-NULL address.
+FAKE_PLAN = 0x2000
+
+
+def plan_create(handle, gemm, plan):
+    plan.value = FAKE_PLAN
+    return _lib.OK
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--shape", default="64,64,64", help="M,N,K (default %(default)s)")
@@ -60,6 +70,9 @@ def main():
     torch.Tensor.get_device = lambda self: 0
     _core._raw_stream = lambda device: 0
     _lib.tg_matmul = lambda *call: _lib.OK
+    _lib.tg_plan_create = plan_create
+    _lib.tg_plan_run = lambda *call: _lib.OK
+    _lib.tg_plan_destroy = lambda plan: None
     fake = _core._Handle(0x1000, 0)
     _core._state.handles[0] = fake
     try:
@@ -75,7 +88,7 @@ def main():
                     fn()
                 times[name].append((time.perf_counter() - t0) * 1e6 / args.calls)
         print(f"us per call, {m}x{n}x{k} bf16, {args.rounds} rounds of {args.calls} calls "
-              f"(tg_matmul stubbed out)")
+              f"(the C calls stubbed out: CPU time of the Python side)")
         for name, ts in times.items():
             print(f"{name:>24}  min {min(ts):6.2f}  median {statistics.median(ts):6.2f}")
         if args.profile:

@@ -16,6 +16,16 @@ tg_status tg_device_enter(tg_handle *h, const char *fn, int *prev) {
   return e == cudaSuccess ? TG_OK : tg_cuda_fail(h, fn, "selecting the handle's device", e);
 }
 
+cudaError_t tg_device_malloc(void **ptr, size_t bytes) {
+  enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  cudaError_t e = cudaThreadExchangeStreamCaptureMode(&mode);
+  if (e != cudaSuccess) return e;
+  e = cudaMalloc(ptr, bytes);
+  const cudaError_t restore = cudaThreadExchangeStreamCaptureMode(&mode);
+  if (e != cudaSuccess) *ptr = NULL;
+  return e != cudaSuccess ? e : restore;
+}
+
 /* The call has already succeeded or failed on its own terms; giving the caller back its device
  * can fail only if that device has gone, and then the error is taken off the runtime's
  * last-error slot, so that it does not surface in the caller's next cudaGetLastError. */

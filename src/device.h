@@ -17,6 +17,11 @@ tg_status tg_cuda_fail(tg_handle *h, const char *fn, const char *what, cudaError
 tg_status tg_device_enter(tg_handle *h, const char *fn, int *prev);
 void tg_device_leave(const tg_handle *h, int prev);
 
+/* cudaMalloc that may run while a stream is being captured into a CUDA graph: the thread's
+ * capture mode is relaxed for the call. For memory the handle owns (its workspace, its flags),
+ * which is not the graph's and outlives any graph that uses it. *ptr is NULL on failure. */
+cudaError_t tg_device_malloc(void **ptr, size_t bytes);
+
 /* Name, SM count and CUDA runtime version of device dev (for the tuning cache). */
 cudaError_t tg_device_identity(int dev, int sms, tg_cache_device *out);
 

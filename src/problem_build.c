@@ -18,6 +18,22 @@ int tg_alignment_bytes(const void *ptr, int64_t ld, int64_t batch_stride, int64_
   return (int)(bits & (~bits + 1)); /* lowest set bit */
 }
 
+void tg_problem_set_operands(tg_problem *p, const void *A, const void *B, const void *C, void *D) {
+  p->a = p->transposed ? B : A;
+  p->b = p->transposed ? A : B;
+  if (p->k == 0) p->a = p->b = NULL;
+  p->c = p->read_c ? C : NULL;
+  p->d = D;
+  p->align_a =
+      tg_alignment_bytes(p->a, p->lda, p->batch_stride_a, p->batch, tg_dtype_size(p->a_type));
+  p->align_b =
+      tg_alignment_bytes(p->b, p->ldb, p->batch_stride_b, p->batch, tg_dtype_size(p->b_type));
+  p->align_c =
+      tg_alignment_bytes(p->c, p->ldc, p->batch_stride_c, p->batch, tg_dtype_size(p->c_type));
+  p->align_d =
+      tg_alignment_bytes(p->d, p->ldd, p->batch_stride_d, p->batch, tg_dtype_size(p->d_type));
+}
+
 void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const void *A,
                       const void *B, const void *C, void *D, int sm, int sm_count) {
   memset(p, 0, sizeof *p);
@@ -31,8 +47,6 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
   p->alpha_f = (float)g->alpha;
   p->beta_f = (float)g->beta;
   p->read_c = g->beta != 0.0;
-  p->c = p->read_c ? C : NULL;
-  p->d = D;
   p->ldc = L->c.ld;
   p->ldd = L->d.ld;
   p->batch_stride_c = L->c.batch_stride;
@@ -51,8 +65,6 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
   const tg_extent *eb = p->transposed ? &L->a : &L->b;
   p->m = p->transposed ? g->n : g->m;
   p->n = p->transposed ? g->m : g->n;
-  p->a = p->transposed ? B : A;
-  p->b = p->transposed ? A : B;
   p->a_type = p->transposed ? g->b_type : g->a_type;
   p->b_type = p->transposed ? g->a_type : g->b_type;
   p->a_order = p->transposed ? flip(ea->order) : ea->order;
@@ -61,12 +73,7 @@ void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const
   p->ldb = eb->ld;
   p->batch_stride_a = ea->batch_stride;
   p->batch_stride_b = eb->batch_stride;
-  if (p->k == 0) p->a = p->b = NULL;
-
-  p->align_a = tg_alignment_bytes(p->a, p->lda, p->batch_stride_a, p->batch, ea->elem_bytes);
-  p->align_b = tg_alignment_bytes(p->b, p->ldb, p->batch_stride_b, p->batch, eb->elem_bytes);
-  p->align_c = tg_alignment_bytes(p->c, p->ldc, p->batch_stride_c, p->batch, L->c.elem_bytes);
-  p->align_d = tg_alignment_bytes(p->d, p->ldd, p->batch_stride_d, p->batch, L->d.elem_bytes);
+  tg_problem_set_operands(p, A, B, C, D);
   p->align_bias = tg_alignment_bytes(p->bias, 0, 0, 1, tg_dtype_size(p->bias_type));
   p->sm = sm;
   p->sm_count = sm_count;

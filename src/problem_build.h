@@ -13,6 +13,11 @@
 void tg_problem_build(tg_problem *p, const tg_gemm *g, const tg_layout *L, const void *A,
                       const void *B, const void *C, void *D, int sm, int sm_count);
 
+/* Sets the data pointers of a problem tg_problem_build made (the user's A, B, C, D, placed in
+ * the canonical frame as it places them) and their alignments; every other field stays. A plan's
+ * run gives its problem the run's pointers this way. */
+void tg_problem_set_operands(tg_problem *p, const void *A, const void *B, const void *C, void *D);
+
 /* Largest power of two (at most 16) dividing the address and, where they matter, the byte
  * sizes of ld and batch stride. */
 int tg_alignment_bytes(const void *ptr, int64_t ld, int64_t batch_stride, int64_t batch,

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "kernel.h"
 #include "problem.h"
 #include "sm90_configs.h"
 #include "tma_desc.h"
@@ -56,11 +57,13 @@ typedef struct tg_sm90_row_info {
 } tg_sm90_row_info;
 
 /* A configuration's entry points (defined by SM90_ROW_FUNCTIONS in sm90_launch.cuh): its
- * launcher, its stream-K workspace in bytes, its wave count for the planner, its check (kernel.h's
+ * launcher, its launch prepared once for a plan's runs (kernel.h's prepare), its stream-K
+ * workspace in bytes, its wave count for the planner, its check (kernel.h's
  * extra_check: the TMA maps within the driver's limits, and what a row of wide accumulators does
  * not serve), the TMA maps its launch encodes (kernel.h's tma_maps), and its description. */
 #define TG_SM90_ROW_DECLARE(fn, ...)                                              \
   tg_status tg_sm90_launch_##fn(const tg_problem *p, struct CUstream_st *stream); \
+  tg_status tg_sm90_prepare_##fn(const tg_problem *p, tg_prepared *prep);         \
   size_t tg_sm90_workspace_##fn(const tg_problem *p);                             \
   double tg_sm90_waves_##fn(const tg_problem *p);                                 \
   tg_status tg_sm90_check_##fn(const tg_problem *p, char *why, size_t why_len);   \

@@ -8,6 +8,7 @@
 #define TG_SM90_LAUNCH_CUH
 
 #include <stdio.h>
+#include <string.h>
 
 #include "device_memo.cuh"
 #include "sm90.h"
@@ -98,6 +99,18 @@ struct Sm90Maps {
   uint32_t stage_bytes; /* bytes each stage receives, every CTA's share of the cluster's boxes */
 };
 
+/* The address map i of a launch for p reads: what sm90_kernel_maps encodes, and what a
+ * prepared launch points the map at for each run. */
+static inline const void *sm90_map_address(const tg_problem *p, int i) {
+  switch (i) {
+    case SM90_MAP_A: return p->a;
+    case SM90_MAP_B: return p->b;
+    case SM90_MAP_D:
+    case SM90_MAP_D_TAIL: return p->d;
+    default: return p->c;
+  }
+}
+
 /* The map of an operand whose tile side runs along `outer` (m for A, n for B): K-major, boxes of
  * a k-tile (a 128-byte row) by `box_rows` lines; MN-major (16-bit types), 64×64 boxes along
  * outer. */
@@ -122,10 +135,12 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
    * whole tiles (their share of rows times the sharing is the tile's). */
   maps.stage_bytes =
       (uint32_t)(a_rows * Cfg::kClusterN + b_rows * Cfg::kClusterM) * TG_SM90_ROW_BYTES;
-  maps.desc[SM90_MAP_A] = sm90_operand_desc(Cfg::kAKMajor, p->a, p->a_type, p->k, p->m, p->lda,
-                                            p->batch, p->batch_stride_a, a_rows);
-  maps.desc[SM90_MAP_B] = sm90_operand_desc(Cfg::kBKMajor, p->b, p->b_type, p->k, p->n, p->ldb,
-                                            p->batch, p->batch_stride_b, b_rows);
+  maps.desc[SM90_MAP_A] =
+      sm90_operand_desc(Cfg::kAKMajor, sm90_map_address(p, SM90_MAP_A), p->a_type, p->k, p->m,
+                        p->lda, p->batch, p->batch_stride_a, a_rows);
+  maps.desc[SM90_MAP_B] =
+      sm90_operand_desc(Cfg::kBKMajor, sm90_map_address(p, SM90_MAP_B), p->b_type, p->k, p->n,
+                        p->ldb, p->batch, p->batch_stride_b, b_rows);
   maps.used[SM90_MAP_A] = maps.used[SM90_MAP_B] = true;
   maps.desc[SM90_MAP_A].tf32 = maps.desc[SM90_MAP_B].tf32 = Cfg::Atom::kTf32Operands;
   const int epilogue = sm90_dispatch_class(*p);
@@ -133,26 +148,26 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
     const bool read_c = epilogue == TG_SM90_EPI_FULL && p->read_c;
     const int box_cols = Layout::kStagingRowBytes / (int)tg_dtype_size(p->d_type);
     maps.desc[SM90_MAP_D] =
-        tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d, box_cols,
-                         Layout::kStoreRows, Layout::kStagingRowBytes);
+        tg_tma_desc_make(sm90_map_address(p, SM90_MAP_D), p->d_type, p->n, p->m, p->ldd, p->batch,
+                         p->batch_stride_d, box_cols, Layout::kStoreRows, Layout::kStagingRowBytes);
     maps.desc[SM90_MAP_D].store = 1;
     maps.used[SM90_MAP_D] = true;
     if (read_c) {
-      maps.desc[SM90_MAP_C] =
-          tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                           box_cols, Layout::kWarpRows, Layout::kStagingRowBytes);
+      maps.desc[SM90_MAP_C] = tg_tma_desc_make(sm90_map_address(p, SM90_MAP_C), p->c_type, p->n,
+                                               p->m, p->ldc, p->batch, p->batch_stride_c, box_cols,
+                                               Layout::kWarpRows, Layout::kStagingRowBytes);
       maps.used[SM90_MAP_C] = true;
     }
     if (Layout::kTailCols > 0) {
       maps.desc[SM90_MAP_D_TAIL] =
-          tg_tma_desc_make(p->d, p->d_type, p->n, p->m, p->ldd, p->batch, p->batch_stride_d,
-                           Layout::kTailCols, Layout::kWarpRows, 0);
+          tg_tma_desc_make(sm90_map_address(p, SM90_MAP_D_TAIL), p->d_type, p->n, p->m, p->ldd,
+                           p->batch, p->batch_stride_d, Layout::kTailCols, Layout::kWarpRows, 0);
       maps.desc[SM90_MAP_D_TAIL].store = 1;
       maps.used[SM90_MAP_D_TAIL] = true;
       if (read_c) {
         maps.desc[SM90_MAP_C_TAIL] =
-            tg_tma_desc_make(p->c, p->c_type, p->n, p->m, p->ldc, p->batch, p->batch_stride_c,
-                             Layout::kTailCols, Layout::kWarpRows, 0);
+            tg_tma_desc_make(sm90_map_address(p, SM90_MAP_C_TAIL), p->c_type, p->n, p->m, p->ldc,
+                             p->batch, p->batch_stride_c, Layout::kTailCols, Layout::kWarpRows, 0);
         maps.used[SM90_MAP_C_TAIL] = true;
       }
     }
@@ -160,8 +175,23 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
   return maps;
 }
 
+/* Everything a launch of Kernel for p holds besides p: the TMA maps, encoded (and the address
+ * each holds), the stream-K part, the grid. tg_matmul works it out at every call; a plan once,
+ * kept as its prepared launch (kernel.h's tg_prepared), and its runs only point the maps at
+ * their operands. */
+struct Sm90Launch {
+  CUtensorMap map[SM90_MAPS];   /* zeroed where unused (the kernel takes every slot) */
+  const void *bound[SM90_MAPS]; /* the address each used map holds */
+  bool used[SM90_MAPS];
+  int64_t first_item; /* the stream-K part's first item (Sm90StreamK) */
+  uint32_t stage_bytes;
+  unsigned grid; /* CTAs */
+};
+
+/* Works out a launch of Kernel for p on the current device (its clusters that fit): encodes
+ * the maps, decides stream-K against p's workspace and flags, sizes the grid. */
 template <class Kernel>
-tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
+tg_status sm90_launch_prepare(const tg_problem *p, Sm90Launch *out) {
   typedef typename Kernel::Config Cfg;
   const int bm = Cfg::kBM, bn = Cfg::kBN;
   if (Cfg::kWideAcc && !sm90_count_fits_32(p, bm, bn, Cfg::kClusterM, Cfg::kClusterN))
@@ -169,55 +199,103 @@ tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
   const int clusters = sm90_max_clusters<Kernel>(p->sm_count);
   if (clusters <= 0) return TG_ERR_CUDA;
   const Sm90Maps maps = sm90_kernel_maps<Kernel>(p);
-  CUtensorMap map[SM90_MAPS] = {};
+  memset(out, 0, sizeof *out);
   for (int i = 0; i < SM90_MAPS; ++i) {
     if (!maps.used[i]) continue;
     if (!tg_tma_desc_valid(&maps.desc[i], NULL, 0))
       return TG_ERR_INTERNAL; /* sm90_row_check refuses these */
-    const tg_status s = tg_sm90_encode(&map[i], &maps.desc[i]);
+    const tg_status s = tg_sm90_encode(&out->map[i], &maps.desc[i]);
     if (s != TG_OK) return s;
+    out->used[i] = true;
+    out->bound[i] = maps.desc[i].base;
   }
+  out->stage_bytes = maps.stage_bytes;
   const Sm90Split split =
       sm90_split(p, bm, bn, Cfg::kClusterM, Cfg::kClusterN, clusters, Cfg::Schedule::kId);
-  Sm90StreamK sk = {split.first, (float *)p->workspace};
+  out->first_item = split.first;
   const int64_t ctas = split.clusters * Cfg::kCluster;
-  if (sk.first_item < split.items &&
+  if (out->first_item < split.items &&
       (p->workspace_bytes < sm90_stream_k_bytes(ctas, bm, bn) || !p->sync_flags))
-    sk.first_item = split.items; /* whole tiles only */
+    out->first_item = split.items; /* whole tiles only */
   /* Stream-K: the clusters its shares are cut for (the kernel cuts them by its grid); whole
    * items only: a cluster per item, up to the clusters that fit, and a cooperative launch on
    * no more clusters than its rounds need (tg_sm90_whole_item_clusters). */
   const int64_t whole_item_clusters = Cfg::kPingpong
                                           ? (split.items < clusters ? split.items : clusters)
                                           : tg_sm90_whole_item_clusters(split.items, clusters);
-  const int64_t grid =
-      (sk.first_item < split.items ? split.clusters : whole_item_clusters) * Cfg::kCluster;
+  out->grid = (unsigned)((out->first_item < split.items ? split.clusters : whole_item_clusters) *
+                         Cfg::kCluster);
+  return TG_OK;
+}
 
+/* Launches a prepared launch of Kernel for p on `stream`; the stream-K partial sums go to p's
+ * workspace. */
+template <class Kernel>
+tg_status sm90_launch_prepared(const Sm90Launch *L, const tg_problem *p, cudaStream_t stream) {
+  typedef typename Kernel::Config Cfg;
+  const Sm90StreamK sk = {L->first_item, (float *)p->workspace};
   cudaLaunchConfig_t cfg = {};
   cudaLaunchAttribute attr;
   attr.id = cudaLaunchAttributeClusterDimension;
   attr.val.clusterDim.x = Cfg::kCluster;
   attr.val.clusterDim.y = attr.val.clusterDim.z = 1;
-  cfg.gridDim = dim3((unsigned)grid);
+  cfg.gridDim = dim3(L->grid);
   cfg.blockDim = dim3(Kernel::kThreads);
   cfg.dynamicSmemBytes = Kernel::kSmemBytes;
   cfg.stream = stream;
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
-  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, maps.stage_bytes,
-                            map[SM90_MAP_A], map[SM90_MAP_B], map[SM90_MAP_D], map[SM90_MAP_C],
-                            map[SM90_MAP_D_TAIL], map[SM90_MAP_C_TAIL]) == cudaSuccess
+  return cudaLaunchKernelEx(&cfg, sm90_gemm_kernel<Kernel>, *p, sk, L->stage_bytes,
+                            L->map[SM90_MAP_A], L->map[SM90_MAP_B], L->map[SM90_MAP_D],
+                            L->map[SM90_MAP_C], L->map[SM90_MAP_D_TAIL],
+                            L->map[SM90_MAP_C_TAIL]) == cudaSuccess
              ? TG_OK
              : TG_ERR_CUDA;
 }
 
+template <class Kernel>
+tg_status sm90_launch_config(const tg_problem *p, cudaStream_t stream) {
+  Sm90Launch launch;
+  const tg_status s = sm90_launch_prepare<Kernel>(p, &launch);
+  return s == TG_OK ? sm90_launch_prepared<Kernel>(&launch, p, stream) : s;
+}
+
+/* A plan's run (kernel.h's tg_prepared_run_fn) of a launch prepared for Kernel: each map whose
+ * operand moved is pointed at it (cuTensorMapReplaceAddress keeps everything else), then the
+ * launch. */
+static_assert(sizeof(Sm90Launch) <= TG_PREPARED_STATE_BYTES &&
+                  alignof(Sm90Launch) <= TG_PREPARED_ALIGN,
+              "an sm90 launch does not fit a prepared launch's state");
+template <class Kernel>
+tg_status sm90_run_prepared(tg_prepared *prep, const tg_problem *p, cudaStream_t stream) {
+  Sm90Launch *L = reinterpret_cast<Sm90Launch *>(prep->state);
+  for (int i = 0; i < SM90_MAPS; ++i) {
+    const void *address = sm90_map_address(p, i);
+    if (!L->used[i] || address == L->bound[i]) continue;
+    const tg_status s = tg_sm90_rebase(&L->map[i], address);
+    if (s != TG_OK) return s;
+    L->bound[i] = address;
+  }
+  return sm90_launch_prepared<Kernel>(L, p, stream);
+}
+
 /* What a row's dispatch (below) does with the kernel it arrives at for p: launch it on a
- * stream, or describe the TMA maps its launch would encode. */
+ * stream, prepare its launch for a plan's runs, or describe the TMA maps its launch would
+ * encode. */
 struct Sm90LaunchOp {
   cudaStream_t stream;
   template <class Kernel>
   tg_status run(const tg_problem *p) const {
     return sm90_launch_config<Kernel>(p, stream);
+  }
+};
+struct Sm90PrepareOp {
+  tg_prepared *prep;
+  template <class Kernel>
+  tg_status run(const tg_problem *p) const {
+    const tg_status s = sm90_launch_prepare<Kernel>(p, reinterpret_cast<Sm90Launch *>(prep->state));
+    if (s == TG_OK) prep->run = sm90_run_prepared<Kernel>;
+    return s;
   }
 };
 struct Sm90MapsOp {
@@ -459,8 +537,8 @@ void sm90_row_describe(tg_sm90_row_info *out) {
   out->inputs = Row::Atoms::kInputs;
 }
 
-/* A configuration's C entry points (sm90.h): its launcher, its workspace hook, its wave count,
- * its check, its TMA maps and its description. The arguments are a row of sm90_configs.h: its
+/* A configuration's C entry points (sm90.h): its launcher, its launch prepared for a plan, its
+ * workspace hook, its wave count, its check, its TMA maps and its description. The arguments are a row of sm90_configs.h: its
  * .cu file compiles it as TG_SM90_ROW_<fn>(SM90_ROW_FUNCTIONS). */
 #define SM90_ROW_FUNCTIONS(fn, name, summary, BM, BN, STAGES, CM, CN, SCHEDULE, ORDERS, INPUTS, \
                            EFFICIENCY, RUNG)                                                    \
@@ -469,6 +547,9 @@ void sm90_row_describe(tg_sm90_row_info *out) {
       Sm90Row_##fn;                                                                             \
   extern "C" tg_status tg_sm90_launch_##fn(const tg_problem *p, cudaStream_t stream) {          \
     return sm90_dispatch<Sm90Row_##fn>(p, Sm90LaunchOp{stream});                                \
+  }                                                                                             \
+  extern "C" tg_status tg_sm90_prepare_##fn(const tg_problem *p, tg_prepared *prep) {           \
+    return sm90_dispatch<Sm90Row_##fn>(p, Sm90PrepareOp{prep});                                 \
   }                                                                                             \
   extern "C" size_t tg_sm90_workspace_##fn(const tg_problem *p) {                               \
     return sm90_workspace(p, BM, BN, CM, CN, TG_SM90_##SCHEDULE);                               \

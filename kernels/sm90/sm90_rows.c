@@ -100,6 +100,7 @@
       .waves = tg_sm90_waves_##fn,                                                                \
       .extra_check = tg_sm90_check_##fn,                                                          \
       .tma_maps = tg_sm90_maps_##fn,                                                              \
+      .prepare = tg_sm90_prepare_##fn,                                                            \
   },
 
 const tg_kernel tg_rows_sm90[] = {TG_SM90_ROWS(SM90_REGISTRY_ROW)};

@@ -6,24 +6,30 @@
 
 #include "tilegemm.h"
 
-/* CUDA version of the cuTensorMapEncodeTiled ABI requested from the driver. */
+/* CUDA version of the tensor-map functions' ABI requested from the driver. */
 #define TG_TENSOR_MAP_ABI 12000
 
-static PFN_cuTensorMapEncodeTiled_v12000 encode_function(void) {
-  static PFN_cuTensorMapEncodeTiled_v12000 fn = nullptr; /* idempotent: a race repeats the lookup */
+/* The driver's function `name` at TG_TENSOR_MAP_ABI, looked up once into *slot; NULL when the
+ * driver has none. Lookups are idempotent: threads racing through the first one repeat it. */
+static void *driver_function(void **slot, const char *name) {
+  void *fn = __atomic_load_n(slot, __ATOMIC_RELAXED);
   if (!fn) {
-    void *p = nullptr;
     cudaDriverEntryPointQueryResult q;
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &p, TG_TENSOR_MAP_ABI,
-                                         cudaEnableDefault, &q) == cudaSuccess &&
-        q == cudaDriverEntryPointSuccess)
-      fn = (PFN_cuTensorMapEncodeTiled_v12000)p;
+    if (cudaGetDriverEntryPointByVersion(name, &fn, TG_TENSOR_MAP_ABI, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      return nullptr;
+    __atomic_store_n(slot, fn, __ATOMIC_RELAXED);
   }
   return fn;
 }
 
+static void *g_encode = nullptr;  /* cuTensorMapEncodeTiled */
+static void *g_replace = nullptr; /* cuTensorMapReplaceAddress */
+
 tg_status tg_sm90_encode(CUtensorMap *map, const tg_tma_desc *d) {
-  PFN_cuTensorMapEncodeTiled_v12000 encode = encode_function();
+  const PFN_cuTensorMapEncodeTiled_v12000 encode =
+      (PFN_cuTensorMapEncodeTiled_v12000)driver_function(&g_encode, "cuTensorMapEncodeTiled");
   if (!encode) return TG_ERR_CUDA;
   CUtensorMapDataType dt;
   switch (d->type) {
@@ -50,4 +56,12 @@ tg_status tg_sm90_encode(CUtensorMap *map, const tg_tma_desc *d) {
                       element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
                       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? TG_OK : TG_ERR_CUDA;
+}
+
+tg_status tg_sm90_rebase(CUtensorMap *map, const void *address) {
+  const PFN_cuTensorMapReplaceAddress_v12000 replace =
+      (PFN_cuTensorMapReplaceAddress_v12000)driver_function(&g_replace,
+                                                            "cuTensorMapReplaceAddress");
+  if (!replace) return TG_ERR_CUDA;
+  return replace(map, const_cast<void *>(address)) == CUDA_SUCCESS ? TG_OK : TG_ERR_CUDA;
 }

@@ -617,27 +617,53 @@ def test_error_bound_with_scales(torch_mod):
 # ---- kept requests: the direct path of plain torch tensors (no GPU: CPU tensors pose as CUDA
 # ones, tg_matmul is replaced by a recorder) -------------------------------------------------
 class _Recorder:
-    """Stands in for tg_matmul: records each call's handle, tg_gemm bytes, pointers and stream."""
+    """Stands in for tg_matmul and for plans (tg_plan_create, tg_plan_run, tg_plan_destroy):
+    records each call's handle, tg_gemm bytes, pointers and stream, a planned run's as the handle
+    and tg_gemm its plan was made with, so that both kinds of call compare alike; and the plans
+    made, run and destroyed."""
+    PLAN_BASE = 0x9000
 
     def __init__(self):
         self.calls = []
         self.status = L.OK
+        self.plans = {}     # plan pointer -> (handle, tg_gemm bytes)
+        self.planned = 0    # calls that were planned runs
+        self.destroyed = []
 
     def __call__(self, handle, gemm, a, b, c, d, stream):
         self.calls.append((handle, ctypes.string_at(gemm, L.GEMM_PACKER.size), a or 0, b or 0,
                            c or 0, d or 0, stream))
         return self.status
 
+    def plan_create(self, handle, gemm, out):
+        if self.status != L.OK:
+            return self.status
+        out.value = self.PLAN_BASE + 16 * (len(self.plans) + len(self.destroyed))
+        self.plans[out.value] = (handle, ctypes.string_at(gemm, L.GEMM_PACKER.size))
+        return L.OK
+
+    def plan_run(self, plan, a, b, c, d, stream):
+        handle, gemm = self.plans[plan]
+        self.planned += 1
+        self.calls.append((handle, gemm, a or 0, b or 0, c or 0, d or 0, stream))
+        return self.status
+
+    def plan_destroy(self, plan):
+        del self.plans[plan]
+        self.destroyed.append(plan)
+
 
 @pytest.fixture
 def posing(torch_mod, monkeypatch):
     """CPU tensors report CUDA device `t.posing_device` (default 0); devices 0 and 1 have fake
-    handles (0x100 + device) and current streams (0x500 + device); the kept requests start
-    empty. Yields the recorder."""
+    handles (0x100 + device) and current streams (0x500 + device); the kept requests and this
+    thread's plans start empty. Yields the recorder."""
     torch = torch_mod
     monkeypatch.setattr(torch.Tensor, "get_device", lambda t: getattr(t, "posing_device", 0))
     monkeypatch.setattr(_core, "_raw_stream", lambda device: 0x500 + device)
     monkeypatch.setattr(_core, "_REQUESTS", {})
+    monkeypatch.setattr(_core._state, "plans", {})
+    monkeypatch.setattr(_core._state, "seen", set())
     monkeypatch.setattr(L, "tg_last_error", lambda handle: b"recorded failure")
     fakes = {}
     for dev in (0, 1):
@@ -645,7 +671,11 @@ def posing(torch_mod, monkeypatch):
         monkeypatch.setitem(_core._state.handles, dev, fakes[dev])
     rec = _Recorder()
     monkeypatch.setattr(L, "tg_matmul", rec)
+    monkeypatch.setattr(L, "tg_plan_create", rec.plan_create)
+    monkeypatch.setattr(L, "tg_plan_run", rec.plan_run)
+    monkeypatch.setattr(L, "tg_plan_destroy", rec.plan_destroy)
     yield rec
+    _core._state.plans.clear()  # destroyed by the recorder, before the library is back
     for h in fakes.values():
         h.ptr = None  # never tg_destroy'ed
 
@@ -851,6 +881,84 @@ def test_custom_ops_take_kept_requests(torch_mod, posing):
         torch.ops.tilegemm.matmul_out(a, b, None, None, 1.0, 0.0, None, None, None, out)
         assert posing.calls[-1][1:6] == _built_call(a, b, {"out": out}) + (out.data_ptr(),)
     assert len(_core._REQUESTS) == 2
+
+
+def test_repeated_calls_are_planned(torch_mod, posing):
+    """A kept request's first call under a plan key (request, device, alpha, beta, bias pointer)
+    marks it, the next makes a plan from what build gives, later calls run it; plans are per plan
+    key. The request's very first call (build) marks nothing."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    biases = [torch.zeros(48, dtype=torch.bfloat16) for _ in range(2)]
+    for round_ in range(4):
+        for bias in biases:
+            for alpha in (1.0, 0.5):
+                tilegemm.matmul(a, b, bias=bias, alpha=alpha)
+                kw = {"bias": bias, "alpha": alpha}
+                assert posing.calls[-1][1:5] == _built_call(a, b, kw), (round_, alpha)
+    assert len(posing.plans) == 4 and len(_core._state.plans) == 4
+    # The plan key of the first call, built in round 0, is marked in round 1 and runs planned
+    # in rounds 2 and 3; the three others from round 1 (made) to 3.
+    assert posing.planned == 2 + 3 * 3
+    assert len(_core._REQUESTS) == 1
+
+
+def test_changing_scalars_are_not_planned(torch_mod, posing):
+    """Calls whose bias pointer or alpha differ every time take tg_matmul, making no plans;
+    neither does alpha = 0 (0.0 and -0.0 are one key)."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    keep = []
+    for i in range(6):
+        keep.append(torch.zeros(48, dtype=torch.bfloat16))  # a new pointer each call
+        tilegemm.matmul(a, b, bias=keep[-1])
+        tilegemm.matmul(a, b, alpha=1.0 + i)
+        tilegemm.matmul(a, b, alpha=0.0 if i % 2 else -0.0)
+        assert posing.calls[-1][1:5] == _built_call(a, b, {"alpha": 0.0 if i % 2 else -0.0})
+    assert not posing.plans and posing.planned == 0
+
+
+def test_plans_are_bounded_and_destroyed(torch_mod, posing, monkeypatch):
+    torch = torch_mod
+    monkeypatch.setattr(_core, "_PLANS_LIMIT", 3)
+    b = torch.zeros(32, 48, dtype=torch.bfloat16)
+    for m in range(1, 8):
+        a = torch.zeros(m, 32, dtype=torch.bfloat16)
+        for _ in range(3):
+            tilegemm.matmul(a, b)
+        assert 1 <= len(_core._state.plans) <= 3 and len(posing.plans) == len(_core._state.plans)
+    assert len(posing.destroyed) == 7 - len(posing.plans)
+
+
+def test_a_refused_plan_reports_through_tg_matmul(torch_mod, posing, monkeypatch):
+    """tg_plan_create refusing a request leaves the call to tg_matmul, whose error is raised;
+    a planned run's error is raised alike."""
+    torch = torch_mod
+    a, b = torch.zeros(64, 32, dtype=torch.bfloat16), torch.zeros(32, 48, dtype=torch.bfloat16)
+    tilegemm.matmul(a, b)
+    posing.status = L.ERR_INVALID_VALUE
+    with pytest.raises(tilegemm.TilegemmValueError, match=r"recorded failure"):
+        tilegemm.matmul(a, b)
+    assert not posing.plans and len(posing.calls) == 2
+    posing.status = L.OK
+    tilegemm.matmul(a, b)
+    assert len(posing.plans) == 1
+    posing.status = L.ERR_CUDA
+    with pytest.raises(tilegemm.TilegemmError, match=r"recorded failure \[TG_ERR_CUDA\]"):
+        tilegemm.matmul(a, b)
+    assert posing.planned == 2
+
+
+def test_ops_give_no_grad(torch_mod, posing):
+    """The ops' autograd key falls through: D never requires grad."""
+    torch = torch_mod
+    a = torch.zeros(64, 32, dtype=torch.float32, requires_grad=True)
+    b = torch.zeros(32, 48, dtype=torch.float32, requires_grad=True)
+    d = torch.ops.tilegemm.matmul(a, b, None, None, 1.0, 0.0, None, None, None, None)
+    assert not d.requires_grad and d.grad_fn is None
+    out = torch.zeros(64, 48)
+    torch.ops.tilegemm.matmul_out(a, b, None, None, 1.0, 0.0, None, None, None, out)
+    assert not out.requires_grad
 
 
 def test_kept_requests_across_threads(torch_mod, posing, monkeypatch):

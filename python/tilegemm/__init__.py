@@ -76,7 +76,10 @@ def matmul(a, b, *, c=None, alpha=1.0, beta=0.0, bias=None, activation=None, out
     torch stream for torch tensors, the legacy default stream otherwise. Asynchronous, like any
     CUDA launch. Errors raise TilegemmError (the C library's message) or TypeError/ValueError.
     """
-    scales = _scale_args(scale_a, scale_b, scale_mode, fast_accum)
+    if scale_a is None and scale_b is None and scale_mode is None and fast_accum is False:
+        scales = None  # _scale_args's common case, without the call
+    else:
+        scales = _scale_args(scale_a, scale_b, scale_mode, fast_accum)
     if _is_compiling():
         return _op_call(a, b, c, float(alpha), float(beta), bias, activation, out, out_dtype,
                         kernel, compute, stream, scales)

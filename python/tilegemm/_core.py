@@ -76,11 +76,13 @@ class _Handle:
 
 class _State(threading.local):
     """Per thread: a tg_handle is not thread-safe, so each thread has its own, one per device
-    (created on first use), plus a tg_gemm buffer the calls fill."""
+    (created on first use), its plans, and a tg_gemm buffer the calls fill."""
 
     def __init__(self):
         self.handles = {}   # device index -> _Handle
         self.virtual = {}   # (sm, sm_count) -> _Handle
+        self.plans = {}     # plan key (see torch_matmul) -> (plan, handle pointer, alloc, _Plan)
+        self.seen = set()   # plan keys seen once
         self.buf = ctypes.create_string_buffer(L.GEMM_PACKER.size)
         self.addr = ctypes.addressof(self.buf)
         self.view = memoryview(self.buf).cast("B")  # the buffer as bytes, to copy a tg_gemm in
@@ -757,12 +759,39 @@ def run(r, stream):
 # A request's tg_gemm follows from its operands' shapes, strides and dtypes and from the call's
 # other arguments; of those, only alpha, beta and the bias pointer are written per call: the data
 # pointers and the stream are tg_matmul's own arguments, and the device picks the handle. So a
-# call like one made before (same key) skips build: its tg_gemm is copied from the bytes kept
-# then, those fields written, and D allocated as then. Only requests that build took without a
-# copy (of an operand, C, bias, or D through a temporary) are kept; the first call of each key,
+# call like one made before (same request key) skips build: its tg_gemm is copied from the bytes
+# kept then, those fields written, and D allocated as then. Only requests that build took without
+# a copy (of an operand, C, bias, or D through a temporary) are kept; the first call of each key,
 # and every call that is not plain torch tensors on one device, takes build and run.
-_REQUESTS = {}          # key (see torch_matmul) -> (tg_gemm bytes, epilogue code, D's alloc)
+#
+# A kept request seen again with the same alpha, beta and bias pointer on the same device (the
+# plan key: the usual case, a layer run again) is planned (tg_plan_create, on this thread's
+# handle): its later calls are tg_plan_run, which launches without checking and planning the
+# request again. A kept request's first call under a plan key only marks the key, so calls whose
+# alpha, beta or bias pointer change every time keep taking tg_matmul instead of making plans
+# they never reuse; a request's very first call (build) marks nothing, so calls of ever new
+# shapes pay nothing for plans.
+_REQUESTS = {}          # request key (see torch_matmul) -> (tg_gemm bytes, epilogue code, D's alloc)
 _REQUESTS_LIMIT = 4096  # then they are forgotten, all at once
+_REQUEST_KEY_ITEMS = 11  # the request key: the plan key's first items
+_PLAN_KEY_ALPHA = 12    # alpha's place in the plan key
+_PLANS_LIMIT = 1024     # plans per thread; then they are destroyed, all at once
+_SEEN_LIMIT = 4096      # plan keys marked per thread; then the marks are forgotten
+
+
+class _Plan:
+    """One tg_matmul_plan of a thread's handle; destroyed with its last reference (not at
+    interpreter exit). tg_plan_destroy frees host memory alone: work enqueued or captured from the
+    plan does not refer to it."""
+    __slots__ = ("ptr",)
+
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def __del__(self, _exiting=_shutting_down):
+        if self.ptr and not _exiting[0]:
+            L.tg_plan_destroy(self.ptr)
+            self.ptr = None
 
 
 def _operand_key(x, dev):
@@ -774,56 +803,87 @@ def _operand_key(x, dev):
 
 
 def _untracked(key):
-    """torch_matmul's key as kept: equal to it and hashed alike, its shapes (torch.Size) made
-    plain tuples. The garbage collector soon stops tracking a tuple of numbers, dtypes and
-    strings, but tracks a torch.Size for good; thousands of kept ones would make its full
-    collections of the heap come often."""
+    """A key (request or plan key, see torch_matmul) as kept: equal to it and hashed alike, its
+    shapes (torch.Size) made plain tuples. The garbage collector soon stops tracking a tuple of
+    numbers, dtypes and strings, but tracks a torch.Size for good; thousands of kept ones would
+    make its full collections of the heap come often."""
     def operand(k):  # _operand_key's
         return None if k is None else (tuple(k[0]), k[1], k[2])
 
-    extra = key[-1]
+    extra = key[10]
     if extra is not None:
         kc, use_c, kbias, kout = extra
         extra = (operand(kc), use_c, operand(kbias), operand(kout))
-    return (tuple(key[0]),) + key[1:3] + (tuple(key[3]),) + key[4:-1] + (extra,)
+    return (tuple(key[0]),) + key[1:3] + (tuple(key[3]),) + key[4:10] + (extra,) + key[11:]
+
+
+def _plan(st, h, pkey, alloc):
+    """Plans the request packed in this thread's buffer on handle h under plan key pkey: the
+    plan's entry (plan pointer, handle pointer, D's alloc, owner), or None when tg_plan_create
+    refuses (tg_matmul then reports why)."""
+    p = ctypes.c_void_p()
+    if L.tg_plan_create(h.ptr, st.addr, p) != L.OK or not p.value:
+        return None
+    plans = st.plans
+    if len(plans) >= _PLANS_LIMIT:
+        plans.clear()
+    entry = plans[_untracked(pkey)] = (p.value, h.ptr, alloc, _Plan(p.value))
+    return entry
 
 
 def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute):
     """matmul of plain torch tensors a and b, without fp8 scales, on the current torch stream:
-    D (out, or a new tensor). Takes a request built before when the key matches."""
+    D (out, or a new tensor). Runs the plan of the plan key when this thread has one, else takes
+    a request built before when the request key matches."""
     dev = a.get_device()
     key = entry = None
     use_c = c is not None and beta != 0
+    st = _state
     if dev >= 0 and b.get_device() == dev:
-        # The key's last item: None without c, bias and out, else (c's, use_c, bias's, out's);
+        # The key's item 10: None without c, bias and out, else (c's, use_c, bias's, out's);
         # False: an operand that takes build.
         if c is None and bias is None and out is None:
-            extra = None
+            extra, bias_ptr = None, 0
         else:
             kc = None if c is None else _operand_key(c, dev)
             kbias = None if bias is None else _operand_key(bias, dev)
             kout = None if out is None else _operand_key(out, dev)
             extra = (False if kc is False or kbias is False or kout is False
                      else (kc, use_c, kbias, kout))
+            bias_ptr = 0 if bias is None or extra is False else bias.data_ptr()
         if extra is not False:
             key = (a.shape, a.stride(), a.dtype, b.shape, b.stride(), b.dtype, activation,
-                   out_dtype, kernel, compute, extra)
+                   out_dtype, kernel, compute, extra, dev, alpha, beta, bias_ptr)
             try:
-                entry = _REQUESTS.get(key)
+                plan = st.plans.get(key)
             except TypeError:  # an unhashable argument, which build names
-                key = None
+                key = plan = None
+            if plan is not None:
+                alloc = plan[2]  # new_d, written out: this is the path of most calls
+                if alloc is None:
+                    d = out
+                else:
+                    d = a.new_empty(alloc[0], dtype=alloc[1])
+                    if alloc[2]:
+                        d = d.mT
+                s = L.tg_plan_run(plan[0], a.data_ptr(), b.data_ptr(),
+                                  c.data_ptr() if use_c else 0, d.data_ptr(), _raw_stream(dev))
+                if s != L.OK:
+                    raise _fail(plan[1], s)
+                return d
+            if key is not None:
+                entry = _REQUESTS.get(key[:_REQUEST_KEY_ITEMS])
     if entry is None:
         r = build(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, None)
         result = run(r, _raw_stream(r.device))
         if key is not None and r.keep is None and r.copy_back is None:
             if len(_REQUESTS) >= _REQUESTS_LIMIT:
                 _REQUESTS.clear()
-            _REQUESTS[_untracked(key)] = (L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE],
-                                          r.alloc)
+            _REQUESTS[_untracked(key[:_REQUEST_KEY_ITEMS])] = (
+                L.GEMM_PACKER.pack(*r.fields), r.fields[_EPILOGUE], r.alloc)
         return result
     gemm, epilogue, alloc = entry
     d = out if alloc is None else new_d(a, alloc)
-    st = _state
     h = st.handles.get(dev) or handle(dev)
     # The buffer is filled last: allocating D may run Python code (a torch dispatch mode) that
     # calls tilegemm on this thread, with the same buffer.
@@ -833,11 +893,33 @@ def torch_matmul(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel,
                                    0 if bias is None else bias.data_ptr())
     except struct.error:
         raise _scalars_error(alpha, beta) from None
-    s = L.tg_matmul(h.ptr, st.addr, a.data_ptr(), b.data_ptr(), c.data_ptr() if use_c else 0,
-                    d.data_ptr(), _raw_stream(dev))
+    c_ptr = c.data_ptr() if use_c else 0
+    if key in st.seen:
+        plan = _plan(st, h, key, alloc)
+        if plan is not None:
+            s = L.tg_plan_run(plan[0], a.data_ptr(), b.data_ptr(), c_ptr, d.data_ptr(),
+                              _raw_stream(dev))
+            if s != L.OK:
+                raise _fail(h.ptr, s)
+            return d
+    else:
+        _mark_seen(st, key)
+    s = L.tg_matmul(h.ptr, st.addr, a.data_ptr(), b.data_ptr(), c_ptr, d.data_ptr(),
+                    _raw_stream(dev))
     if s != L.OK:
         raise _fail(h.ptr, s)
     return d
+
+
+def _mark_seen(st, key):
+    """Marks a plan key as seen once on this thread (its next call is planned); not when alpha
+    is zero: 0.0 and -0.0 are one key, and a plan keeps its alpha's sign."""
+    if not key[_PLAN_KEY_ALPHA]:
+        return
+    seen = st.seen
+    if len(seen) >= _SEEN_LIMIT:
+        seen.clear()
+    seen.add(_untracked(key))
 
 
 def torch_stream(stream, device):

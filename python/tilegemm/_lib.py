@@ -190,6 +190,11 @@ tg_explain = _proto("tg_explain", c_int, H, c_void_p, c_char_p, c_size_t)
 # tg_matmul(handle, &gemm, A, B, C, D, stream): every argument an integer address (None = NULL).
 tg_matmul = _proto("tg_matmul", c_int, H, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
                    c_void_p)
+# Planned requests: tg_plan_create(handle, &gemm, &plan), tg_plan_run(plan, A, B, C, D, stream).
+tg_plan_create = _proto("tg_plan_create", c_int, H, c_void_p, POINTER(c_void_p))
+tg_plan_run = _proto("tg_plan_run", c_int, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
+                     c_void_p)
+tg_plan_destroy = _proto("tg_plan_destroy", None, c_void_p)
 tg_tune_options_init = _proto("tg_tune_options_init", None, POINTER(TuneOptions))
 tg_tune = _proto("tg_tune", c_int, H, c_void_p, c_void_p, c_void_p, c_void_p, c_void_p,
                  c_void_p, POINTER(TuneOptions), POINTER(TuneResult))

@@ -5,8 +5,6 @@ Eager calls of tilegemm.matmul on plain tensors go straight to the C library (th
 costs more host time than the product's launch); under torch.compile, and for tensor subclasses
 (fake, functional, ...), tilegemm.matmul calls the ops.
 """
-from typing import Optional
-
 import torch
 
 from . import _core
@@ -47,13 +45,25 @@ def _out_spec(a, b, c, beta, out_dtype):
     return shape, out_dtype, _core.torch_d_col_major(c, beta)
 
 
-@torch.library.custom_op("tilegemm::matmul", mutates_args=())
-def matmul_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], bias: Optional[torch.Tensor],
-              alpha: float, beta: float, activation: Optional[str], out_dtype: Optional[torch.dtype],
-              kernel: Optional[str], compute: Optional[str], scale_a: Optional[torch.Tensor] = None,
-              scale_b: Optional[torch.Tensor] = None, scale_mode: Optional[str] = None,
-              fast_accum: bool = False) -> torch.Tensor:
-    """D = act(alpha * a @ b + beta * c + bias) on the current stream, into a new tensor."""
+# The ops are defined on the dispatcher directly, each with one Python kernel: torch's
+# custom_op decorator would wrap every call in Python layers of its own (an autograd kernel, a
+# backend wrapper, an aliasing check), which cost more host time than the product's launch. The
+# autograd key falls through: D never requires grad, whatever its inputs do (no backward exists).
+# torch.compile and meta tensors see the fake implementations.
+_MATMUL_SCHEMA = (
+    "matmul(Tensor a, Tensor b, Tensor? c, Tensor? bias, float alpha, float beta, "
+    "str? activation, ScalarType? out_dtype, str? kernel, str? compute, Tensor? scale_a=None, "
+    "Tensor? scale_b=None, str? scale_mode=None, bool fast_accum=False) -> Tensor")
+_MATMUL_OUT_SCHEMA = (
+    "matmul_out(Tensor a, Tensor b, Tensor? c, Tensor? bias, float alpha, float beta, "
+    "str? activation, str? kernel, str? compute, Tensor(a!) out, Tensor? scale_a=None, "
+    "Tensor? scale_b=None, str? scale_mode=None, bool fast_accum=False) -> ()")
+
+
+def matmul_op(a, b, c, bias, alpha, beta, activation, out_dtype, kernel, compute, scale_a=None,
+              scale_b=None, scale_mode=None, fast_accum=False):
+    """tilegemm::matmul: D = act(alpha * a @ b + beta * c + bias) on the current stream, into a
+    new tensor."""
     scales = _core.scale_args(scale_a, scale_b, scale_mode, fast_accum)
     if scales is None:
         return _core.torch_matmul(a, b, c, alpha, beta, bias, activation, None, out_dtype, kernel,
@@ -63,7 +73,6 @@ def matmul_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor], bias:
     return _core.run(r, _core._raw_stream(r.device))
 
 
-@matmul_op.register_fake
 def _matmul_fake(a, b, c, bias, alpha, beta, activation, out_dtype, kernel, compute, scale_a=None,
                  scale_b=None, scale_mode=None, fast_accum=False):
     shape, dtype, col = _out_spec(a, b, c, beta, out_dtype)
@@ -72,14 +81,9 @@ def _matmul_fake(a, b, c, bias, alpha, beta, activation, out_dtype, kernel, comp
     return a.new_empty(shape, dtype=dtype)
 
 
-@torch.library.custom_op("tilegemm::matmul_out", mutates_args=("out",))
-def matmul_out_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor],
-                  bias: Optional[torch.Tensor], alpha: float, beta: float,
-                  activation: Optional[str], kernel: Optional[str], compute: Optional[str],
-                  out: torch.Tensor, scale_a: Optional[torch.Tensor] = None,
-                  scale_b: Optional[torch.Tensor] = None, scale_mode: Optional[str] = None,
-                  fast_accum: bool = False) -> None:
-    """The same, into `out`."""
+def matmul_out_op(a, b, c, bias, alpha, beta, activation, kernel, compute, out, scale_a=None,
+                  scale_b=None, scale_mode=None, fast_accum=False):
+    """tilegemm::matmul_out: the same, into `out`."""
     scales = _core.scale_args(scale_a, scale_b, scale_mode, fast_accum)
     if scales is None:
         _core.torch_matmul(a, b, c, alpha, beta, bias, activation, out, None, kernel, compute)
@@ -89,10 +93,22 @@ def matmul_out_op(a: torch.Tensor, b: torch.Tensor, c: Optional[torch.Tensor],
     _core.run(r, _core._raw_stream(r.device))
 
 
-@matmul_out_op.register_fake
 def _matmul_out_fake(a, b, c, bias, alpha, beta, activation, kernel, compute, out, scale_a=None,
                      scale_b=None, scale_mode=None, fast_accum=False):
     return None
+
+
+def _define(lib, schema, kernel, fake):
+    name = schema[:schema.index("(")]
+    lib.define(schema)
+    lib.impl(name, kernel, "CompositeExplicitAutograd")
+    lib.impl(name, torch.library.fallthrough_kernel, "Autograd")
+    torch.library.register_fake("tilegemm::" + name, fake, lib=lib)
+
+
+_LIB = torch.library.Library("tilegemm", "FRAGMENT")  # kept: the registrations live with it
+_define(_LIB, _MATMUL_SCHEMA, matmul_op, _matmul_fake)
+_define(_LIB, _MATMUL_OUT_SCHEMA, matmul_out_op, _matmul_out_fake)
 
 
 def op_call(a, b, c, alpha, beta, bias, activation, out, out_dtype, kernel, compute, stream,

@@ -8,8 +8,9 @@ call is kept. Results are compared (largest difference relative to the largest |
 Host overhead: the time the host takes to issue one call, measured over `--calls` back-to-back
 calls with a host clock (perf_counter), synchronized once after the loop (so that the launch
 queue never fills and blocks), median of `--rounds` rounds. Rows: torch.matmul, tilegemm.matmul,
-both with out=, the custom op torch.ops.tilegemm.matmul, and a bare ctypes tg_matmul with the
-request built once (the floor under the Python layer).
+both with out=, the custom op torch.ops.tilegemm.matmul, and bare ctypes calls of tg_matmul (the
+request built once) and of tg_plan_run (the request planned once): the floors under the Python
+layer, without and with a plan.
 """
 import argparse
 import csv
@@ -153,7 +154,8 @@ def overhead(torch, tilegemm, args, rows):
     from tilegemm import _core, _lib
     print(f"\nhost time per call (us; {args.calls} back-to-back calls, median of {args.rounds}):")
     print(f"{'shape':>16} {'torch.matmul':>13} {'tilegemm':>9} {'ratio':>6} "
-          f"{'torch out=':>11} {'tilegemm out=':>14} {'custom op':>10} {'bare ctypes':>12}")
+          f"{'torch out=':>11} {'tilegemm out=':>14} {'custom op':>10} {'bare ctypes':>12} "
+          f"{'bare planned':>13}")
     for m, n, k, batch in args.overhead_shapes:
         a, b = _tensors(torch, m, n, k, batch, torch.bfloat16)
         out = torch.empty(m, n, device="cuda", dtype=torch.bfloat16)
@@ -165,6 +167,11 @@ def overhead(torch, tilegemm, args, rows):
         _lib.GEMM_PACKER.pack_into(gemm, 0, *r.fields)
         stream = _core._raw_stream(r.device)
         bare_fn, hp, addr = _lib.tg_matmul, h.ptr, _core.ctypes.addressof(gemm)
+        plan = _core.ctypes.c_void_p()
+        status = _lib.tg_plan_create(hp, addr, plan)
+        if status != _lib.OK:
+            raise _core._fail(hp, status)
+        plan_fn, pp = _lib.tg_plan_run, plan.value
 
         t = {
             "torch": _host_time(torch, lambda: torch.matmul(a, b), args.calls, args.rounds),
@@ -177,17 +184,20 @@ def overhead(torch, tilegemm, args, rows):
                              args.calls, args.rounds),
             "bare": _host_time(torch, lambda: bare_fn(hp, addr, r.a, r.b, 0, r.d, stream),
                                args.calls, args.rounds),
+            "bare_plan": _host_time(torch, lambda: plan_fn(pp, r.a, r.b, 0, r.d, stream),
+                                    args.calls, args.rounds),
         }
+        _lib.tg_plan_destroy(pp)
         shape = f"{m}x{n}x{k}"
         print(f"{shape:>16} {t['torch']:13.2f} {t['tilegemm']:9.2f} {t['tilegemm'] / t['torch']:6.2f} "
-              f"{t['torch_out']:11.2f} {t['tilegemm_out']:14.2f} {t['op']:10.2f} {t['bare']:12.2f}",
-              flush=True)
+              f"{t['torch_out']:11.2f} {t['tilegemm_out']:14.2f} {t['op']:10.2f} {t['bare']:12.2f} "
+              f"{t['bare_plan']:13.2f}", flush=True)
         rows.append({"kind": "host_overhead", "shape": shape, "dtype": "bf16",
                      "tilegemm_us": t["tilegemm"], "other": "torch.matmul", "other_us": t["torch"],
                      "speedup": t["torch"] / t["tilegemm"], "kernel": "",
                      "max_rel_diff": "", "tilegemm_out_us": t["tilegemm_out"],
                      "torch_out_us": t["torch_out"], "custom_op_us": t["op"],
-                     "bare_ctypes_us": t["bare"]})
+                     "bare_ctypes_us": t["bare"], "bare_ctypes_plan_us": t["bare_plan"]})
 
 
 def main(argv=None):

@@ -1,7 +1,8 @@
 /*
  * test_plan_api.c — planned requests (tg_plan_create / tg_plan_run / tg_plan_destroy) without a
  * GPU: creation validates as tg_matmul does and names the parameter, picks what tg_check picks,
- * and a run checks its pointers before it finds the handle has no device.
+ * and a run checks its pointers (and plans anew for less aligned ones) before it finds the
+ * handle has no device.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -33,9 +34,13 @@ static void test_creation_matches_check(tg_handle *h) {
     CHECK_MSG(tg_plan_create(h, &g, &p) == TG_OK, "%s", tg_last_error(h));
     CHECK_MSG(p && strcmp(tg_plan_kernel(p), expected) == 0, "case %zu: plan %s, tg_check %s", i,
               p ? tg_plan_kernel(p) : "-", expected);
-    /* A run checks its pointers, then finds no device to run on. */
+    /* A run checks its pointers, then finds no device to run on; so does one whose operands
+     * are less aligned than the plan's, after planning them anew. */
     CHECK(tg_plan_run(p, ADDR(1ull << 32), ADDR(2ull << 32), NULL, ADDR(3ull << 32), 0) ==
           TG_ERR_NO_DEVICE);
+    CHECK(tg_plan_run(p, ADDR((1ull << 32) + 2), ADDR(2ull << 32), NULL, ADDR(3ull << 32), 0) ==
+          TG_ERR_NO_DEVICE);
+    CHECK(strstr(tg_last_error(h), "tg_plan_run") && strstr(tg_last_error(h), "virtual"));
     CHECK(tg_plan_run(p, ADDR(0x10000), ADDR(0x20000), NULL, NULL, 0) == TG_ERR_INVALID_VALUE);
     CHECK(strstr(tg_last_error(h), "tg_plan_run") && strstr(tg_last_error(h), "'D'"));
     tg_plan_destroy(p);

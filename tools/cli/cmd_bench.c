@@ -1,4 +1,5 @@
-/* cmd_bench.c — `tilegemm bench`: one request, verified and timed, optionally against cuBLAS. */
+/* cmd_bench.c — `tilegemm bench`: one request, verified and timed, optionally against cuBLAS;
+ * or, with --host-time, the host time of its calls (host_time.h). */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,9 +7,15 @@
 
 #include "bench_run.h"
 #include "commands.h"
+#include "host_time.h"
 #include "options.h"
 #include "report.h"
 #include "tilegemm.h"
+
+/* TG_HOST_TIME_CALLS as the help text says it. */
+#define STRINGIFY(x) #x
+#define AS_TEXT(x) STRINGIFY(x)
+#define HOST_TIME_CALLS AS_TEXT(TG_HOST_TIME_CALLS)
 
 static const char k_help[] =
     "usage: tilegemm bench [options]\n"
@@ -61,14 +68,36 @@ static const char k_help[] =
     "                        with the oracle rounded to D's type (GELU keeps the bound)\n"
     "  --seed N              data seed                                 (default 1)\n"
     "  --csv                 print a CSV header and one row instead of the table\n"
+    "  --host-time           instead of the above, the host time of one call issued back to\n"
+    "                        back with others: the median over --iterations batches (after\n"
+    "                        --warmup untimed ones) of " HOST_TIME_CALLS
+    " calls each, for tg_matmul,\n"
+    "                        tg_plan_run of a plan made once, an empty kernel's launch (the floor\n"
+    "                        of any launch here) and, with --vs-cublas, cublasLtMatmul; nothing\n"
+    "                        is verified\n"
     "\n"
     "exit codes: 0 ok, 1 error, 2 no CUDA device, 3 verification failed\n";
 
+/* `bench --host-time`: times the calls of o's request on the handle's device and prints them. */
+static int host_time(tg_handle *h, const tg_bench_options *o) {
+  tg_host_time_result r;
+  char msg[512];
+  if (tg_host_time_run(h, o, &r, msg, sizeof msg) != 0) {
+    fprintf(stderr, "tilegemm bench: %s\n", msg);
+    return TG_EXIT_ERROR;
+  }
+  tg_report_context ctx;
+  tg_report_context_read(&ctx);
+  tg_host_time_report(stdout, &ctx, o, &r);
+  return TG_EXIT_OK;
+}
+
 int tg_cmd_bench(int argc, char **argv) {
+  tg_cli_own_option own[] = {{"--host-time", 0, 0, NULL}};
   tg_bench_options o;
   char err[TG_CLI_ERROR_BYTES];
   int help = 0;
-  if (tg_parse_bench(argc, argv, 2, &o, &help, err, sizeof err) != 0) {
+  if (tg_parse_bench_plus(argc, argv, own, 1, &o, &help, err, sizeof err) != 0) {
     fprintf(stderr, "tilegemm bench: %s\n", err);
     return TG_EXIT_ERROR;
   }
@@ -76,9 +105,19 @@ int tg_cmd_bench(int argc, char **argv) {
     fputs(k_help, stdout);
     return TG_EXIT_OK;
   }
+  if (own[0].seen && (o.csv || o.cold_l2)) {
+    fprintf(stderr, "tilegemm bench: option --host-time: --%s does not apply to it\n",
+            o.csv ? "csv" : "cold-l2");
+    return TG_EXIT_ERROR;
+  }
   tg_handle *h = NULL;
   int rc = tg_cli_open_handle("bench", &h);
   if (rc) return rc;
+  if (own[0].seen) {
+    rc = host_time(h, &o);
+    tg_destroy(h);
+    return rc;
+  }
   tg_bench_result r;
   char msg[512];
   if (tg_bench_run(h, &o, &r, msg, sizeof msg) != 0) {

@@ -1,4 +1,5 @@
-/* device_tools.cu — random fills and oracle comparison on the GPU (see device_tools.h). */
+/* device_tools.cu — random fills, oracle comparison and an empty launch on the GPU (see
+ * device_tools.h). */
 #include "device_tools.h"
 
 #include <string.h>
@@ -78,7 +79,14 @@ VerifyLayout layout_of(const tg_gemm *g) {
   return L;
 }
 
+__global__ void empty_kernel() {}
+
 }  // namespace
+
+extern "C" cudaError_t tg_launch_empty(cudaStream_t stream) {
+  empty_kernel<<<1, 1, 0, stream>>>();
+  return cudaGetLastError();
+}
 
 extern "C" cudaError_t tg_fill_random_device(void *p, int64_t count, tg_dtype t, uint64_t seed,
                                              int exact, cudaStream_t stream) {

@@ -1,6 +1,6 @@
 /*
- * device_tools.h — GPU helpers of the tests and the CLI (not of the library): random fills
- * and the comparison of a result against the fp64 oracle.
+ * device_tools.h — GPU helpers of the tests and the CLI (not of the library): random fills,
+ * the comparison of a result against the fp64 oracle, and an empty kernel's launch.
  */
 #ifndef TG_DEVICE_TOOLS_H
 #define TG_DEVICE_TOOLS_H
@@ -34,6 +34,10 @@ cudaError_t tg_verify_device(const tg_gemm *g, const void *D, const double *ref,
 /* The same comparison on host copies (D as laid out by *g). */
 void tg_verify_host(const tg_gemm *g, const void *D, const double *ref, const double *mag,
                     tg_tolerance tol, tg_verify_result *out);
+
+/* Launches a kernel that does nothing (one thread) on stream: what `tilegemm bench --host-time`
+ * reports as the host time of a bare launch. */
+cudaError_t tg_launch_empty(cudaStream_t stream);
 
 #ifdef __cplusplus
 }
