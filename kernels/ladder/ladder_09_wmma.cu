@@ -20,7 +20,7 @@
 namespace {
 
 /* 128×128×32 CTA tile, 2×4 warps, one shared stage. */
-using Cfg = WmmaConfig<128, 128, 32, 2, 4, 1>;
+using Cfg = WmmaConfig<TG_LADDER_WMMA_SHAPE, TG_LADDER09_STAGES>;
 
 template <class T, class C>
 __global__ void __launch_bounds__(C::kThreads) ladder_09_wmma_kernel(const tg_problem p) {

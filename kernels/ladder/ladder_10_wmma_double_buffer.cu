@@ -17,7 +17,7 @@
 namespace {
 
 /* Rung 9's 128×128×32 tile over 2×4 warps, with two shared stages. */
-using Cfg = WmmaConfig<128, 128, 32, 2, 4, 2>;
+using Cfg = WmmaConfig<TG_LADDER_WMMA_SHAPE, TG_LADDER10_STAGES>;
 
 template <class T, class C>
 __global__ void __launch_bounds__(C::kThreads)

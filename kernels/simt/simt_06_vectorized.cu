@@ -16,6 +16,7 @@
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
 #include "simt.h"
+#include "simt_layout.h"
 #include "simt_operands.cuh"
 
 namespace {
@@ -39,7 +40,8 @@ struct Config {
   static_assert(kTileK * kVecN % kThreads == 0, "B's tile must split evenly over the threads");
 };
 
-constexpr int kTileM = 128, kTileN = 128, kTileK = 8, kThreadM = 8, kThreadN = 8;
+constexpr int kTileM = TG_SIMT05_TILE_M, kTileN = TG_SIMT05_TILE_N, kTileK = TG_SIMT05_TILE_K,
+              kThreadM = TG_SIMT05_THREAD_M, kThreadN = TG_SIMT05_THREAD_N;
 using Cfg = Config<kTileM, kTileN, kTileK, kThreadM, kThreadN>;
 
 template <int TM, int TN, int TK, int THM, int THN>
@@ -49,12 +51,11 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
   __shared__ __align__(16) float as_t[TK][TM]; /* A's tile transposed: as_t[kk][row] */
   __shared__ __align__(16) float bs[TK][TN];   /* bs[kk][col] */
   const int tid = threadIdx.x;
-  const int row0 = (tid / C::kThreadsN) * THM;
-  const int col0 = (tid % C::kThreadsN) * THN;
+  const tg_cell out = tg_simt_block_origin(tid, C::kThreadsN, THM, THN);
+  const int row0 = out.row, col0 = out.col;
   /* Staging map of A: consecutive threads take consecutive rows (conflict-free transposed
    * stores); each thread takes kLoadsA adjacent float4s of its row. */
-  const int a_row = tid % TM;
-  const int a_vec0 = (tid / TM) * C::kLoadsA;
+  const int a_row = tg_simt06_a_cell(tid, 0, TM, C::kLoadsA).row;
   const BlockTile t = block_tile<TM, TN>();
   const int64_t grow_a = t.m0 + a_row;
   const float *a_src = grow_a < p.m ? thread_a_row(p, t.bat, grow_a) : nullptr;
@@ -62,7 +63,7 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
   for (int64_t k0 = 0; k0 < p.k; k0 += TK) {
 #pragma unroll
     for (int l = 0; l < C::kLoadsA; ++l) {
-      const int kk = (a_vec0 + l) * kFloatsPerVector;
+      const int kk = tg_simt06_a_cell(tid, l, TM, C::kLoadsA).col;
       const float4 v =
           a_src ? thread_load_float4_or_zero(a_src + k0 + kk, p.k - (k0 + kk), thread_a_vectors(p))
                 : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -73,8 +74,9 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
     }
 #pragma unroll
     for (int l = 0; l < C::kLoadsB; ++l) {
-      const int e = tid + l * C::kThreads; /* consecutive threads: consecutive float4s of a row */
-      const int kk = e / C::kVecN, col = (e % C::kVecN) * kFloatsPerVector;
+      /* consecutive threads: consecutive float4s of a row */
+      const tg_cell s = tg_simt_vector_cell(tid + l * C::kThreads, C::kVecN);
+      const int kk = s.row, col = s.col;
       float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (k0 + kk < p.k)
         v = thread_load_float4_or_zero(thread_b_row(p, t.bat, k0 + kk) + t.n0 + col,

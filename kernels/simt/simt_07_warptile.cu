@@ -19,7 +19,7 @@
 namespace {
 
 /* 128×128×8 CTA tile, 2×4 warps of 64×32, lanes 8×4 with 2×2 sub-blocks of 4×4 each. */
-using Cfg = WarpTileConfig<128, 128, 8, 2, 4, 8, 4, 4>;
+using Cfg = WarpTileConfig<TG_SIMT_WARPTILE_SHAPE>;
 constexpr int kCtasPerSm = 2; /* at most 128 registers per thread */
 
 template <class C>

@@ -17,8 +17,8 @@
 namespace {
 
 /* The tile of rung 7: 128×128×8, 2×4 warps of 64×32, lanes 8×4 with 2×2 sub-blocks of 4×4. */
-using Cfg = WarpTileConfig<128, 128, 8, 2, 4, 8, 4, 4>;
-constexpr int kBuffers = 2;
+using Cfg = WarpTileConfig<TG_SIMT_WARPTILE_SHAPE>;
+constexpr int kBuffers = TG_SIMT08_BUFFERS;
 constexpr int kCtasPerSm = 2; /* at most 128 registers per thread */
 
 template <class C>
