@@ -56,6 +56,8 @@ __global__ void __launch_bounds__(C::kThreads) ladder_11_mma_swizzle_kernel(cons
   __shared__ __align__(128) unsigned char smem[C::kStageBytes];
   const uint32_t stage = thread_smem_address(smem);
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, smem); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, smem);
   WarpAccumulators<C> w;
   thread_zero<C>(w);
   MmaLoader ld = thread_loader<T, C>(p, t);

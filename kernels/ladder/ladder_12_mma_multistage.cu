@@ -42,6 +42,7 @@ static_assert(Cfg::kTileM * Cfg::kTileN % (Cfg::kThreads * kOutVec) == 0,
 /* Four fp32 values rounded to D's type and stored at once: 16 bytes of f32 or 8 of f16/bf16. */
 __device__ __forceinline__ void thread_store_vec4_as(void *d, int64_t off, tg_dtype t,
                                                      const float (&v)[kOutVec]) {
+  TG_RECORD_STORES(off, kOutVec); /* nothing but in the recording build (trace_record.cuh) */
   if (t == TG_F32) {
     *reinterpret_cast<float4 *>(static_cast<float *>(d) + off) =
         make_float4(v[0], v[1], v[2], v[3]);
@@ -111,6 +112,8 @@ __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(c
   extern __shared__ __align__(128) unsigned char smem[];
   const uint32_t stages = thread_smem_address(smem);
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, smem); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, smem);
   const int k_tiles = (int)((p.k + C::kTileK - 1) / C::kTileK);
   WarpAccumulators<C> w;
   thread_zero<C>(w);

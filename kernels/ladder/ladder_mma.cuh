@@ -121,15 +121,20 @@ __device__ __forceinline__ void thread_copy_tile_async(const tg_problem &p, cons
 #pragma unroll
   for (int i = 0; i < C::kChunksA; ++i) {
     const int bytes = i < l.a_rows ? k_bytes : 0;
-    thread_copy_chunk(stage + smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes,
-                      bytes ? l.a + i * a_pass : p.a, bytes, a_vec);
+    const uint32_t dst =
+        stage + smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes;
+    const void *src = bytes ? l.a + i * a_pass : p.a;
+    thread_copy_chunk(dst, src, bytes, a_vec);
+    TG_RECORD_COPY(TG_REC_A, dst, src, p.a, bytes, kElemBytes); /* trace_record.cuh */
   }
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
     const int bytes = i < l.b_rows ? k_bytes : 0;
-    thread_copy_chunk(stage + C::kStageBytesA +
-                          smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes,
-                      bytes ? l.b + i * b_pass : p.b, bytes, b_vec);
+    const uint32_t dst = stage + C::kStageBytesA +
+                         smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes;
+    const void *src = bytes ? l.b + i * b_pass : p.b;
+    thread_copy_chunk(dst, src, bytes, b_vec);
+    TG_RECORD_COPY(TG_REC_B, dst, src, p.b, bytes, kElemBytes);
   }
 }
 
@@ -164,6 +169,7 @@ __device__ __forceinline__ void warp_multiply_tile(uint32_t stage, WarpAccumulat
       /* lane l gives row l % 16 of the m16 tile, k half l / 16 */
       const tg_cell at = tg_ladder_ldsm_a_cell(lane, row0, i, ks);
       warp_ldmatrix_x4(a[i], stage + smem_chunk_swizzled(at.row, at.col) * kChunkBytes);
+      TG_RECORD_REGS16(TG_REC_A, a[i]); /* trace_record.cuh */
     }
 #pragma unroll
     for (int j = 0; j < C::kTilesN; j += kPair) {
@@ -172,6 +178,7 @@ __device__ __forceinline__ void warp_multiply_tile(uint32_t stage, WarpAccumulat
       uint32_t r[4];
       warp_ldmatrix_x4(r,
                        stage + C::kStageBytesA + smem_chunk_swizzled(bt.row, bt.col) * kChunkBytes);
+      TG_RECORD_REGS16(TG_REC_B, r);
       b[j][0] = r[0];
       b[j][1] = r[1];
       b[j + 1][0] = r[2];

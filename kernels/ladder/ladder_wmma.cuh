@@ -100,11 +100,13 @@ __device__ __forceinline__ void thread_stash_tile(const WmmaStaged<C> &s, WmmaSt
   for (int i = 0; i < C::kChunksA; ++i) {
     const tg_cell q = tg_ladder_chunk_cell(threadIdx.x + i * C::kThreads, C::kChunksPerRow);
     *reinterpret_cast<uint4 *>(&st.a[q.row][q.col]) = s.a[i];
+    TG_RECORD_STAGE_CHUNK16(TG_REC_A, &st.a[q.row][q.col], s.a[i]); /* trace_record.cuh */
   }
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
     const tg_cell q = tg_ladder_chunk_cell(threadIdx.x + i * C::kThreads, C::kChunksPerRow);
     *reinterpret_cast<uint4 *>(&st.b[q.row][q.col]) = s.b[i];
+    TG_RECORD_STAGE_CHUNK16(TG_REC_B, &st.b[q.row][q.col], s.b[i]);
   }
 }
 

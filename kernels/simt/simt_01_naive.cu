@@ -29,7 +29,11 @@ __global__ void __launch_bounds__(kSide *kSide) simt_01_naive_kernel(const tg_pr
   const float *a = thread_a_row(p, t.bat, row);
   const float *b = thread_b_row(p, t.bat, 0) + col;
   float acc = 0.0f;
-  for (int64_t kk = 0; kk < p.k; ++kk) acc = fmaf(a[kk], b[kk * p.ldb], acc);
+  for (int64_t kk = 0; kk < p.k; ++kk) {
+    TG_RECORD_LOAD(TG_REC_A, a[kk]); /* nothing but in the recording build (trace_record.cuh) */
+    TG_RECORD_LOAD(TG_REC_B, b[kk * p.ldb]);
+    acc = fmaf(a[kk], b[kk * p.ldb], acc);
+  }
   thread_epilogue_store(p, t.bat, row, col, acc);
 }
 

@@ -44,18 +44,26 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM>::kThreads)
   const tg_cell as_cell = tg_simt_row_major_cell(tid, TK); /* what it stages: as[row][kk] */
   const tg_cell bs_cell = tg_simt_row_major_cell(tid, TN); /* bs[kk][col] */
   const BlockTile t = block_tile<TM, TN>();
+  TG_RECORD_BASE(TG_REC_A, as); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, bs);
   float acc[THM] = {};
   for (int64_t k0 = 0; k0 < p.k; k0 += TK) {
     as[as_cell.row][as_cell.col] =
         thread_load_a_or_zero(p, t.bat, t.m0 + as_cell.row, k0 + as_cell.col);
     bs[bs_cell.row][bs_cell.col] =
         thread_load_b_or_zero(p, t.bat, k0 + bs_cell.row, t.n0 + bs_cell.col);
+    TG_RECORD_STAGE(TG_REC_A, &as[as_cell.row][as_cell.col], as[as_cell.row][as_cell.col]);
+    TG_RECORD_STAGE(TG_REC_B, &bs[bs_cell.row][bs_cell.col], bs[bs_cell.row][bs_cell.col]);
     __syncthreads();
 #pragma unroll
     for (int kk = 0; kk < TK; ++kk) {
       const float b = bs[kk][col]; /* one load, THM uses */
+      TG_RECORD_OPERAND(TG_REC_B, b);
 #pragma unroll
-      for (int i = 0; i < THM; ++i) acc[i] = fmaf(as[row0 + i][kk], b, acc[i]);
+      for (int i = 0; i < THM; ++i) {
+        TG_RECORD_OPERAND(TG_REC_A, as[row0 + i][kk]);
+        acc[i] = fmaf(as[row0 + i][kk], b, acc[i]);
+      }
     }
     __syncthreads();
   }

@@ -44,6 +44,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
   const tg_cell out = tg_simt_block_origin(tid, C::kThreadsN, THM, THN); /* its THM × THN */
   const int row0 = out.row, col0 = out.col;
   const BlockTile t = block_tile<TM, TN>();
+  TG_RECORD_BASE(TG_REC_A, as); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, bs);
   float acc[THM][THN] = {};
   for (int64_t k0 = 0; k0 < p.k; k0 += TK) {
 #pragma unroll
@@ -51,12 +53,14 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
       /* consecutive threads: consecutive k */
       const tg_cell s = tg_simt_row_major_cell(tid + l * C::kThreads, TK);
       as[s.row][s.col] = thread_load_a_or_zero(p, t.bat, t.m0 + s.row, k0 + s.col);
+      TG_RECORD_STAGE(TG_REC_A, &as[s.row][s.col], as[s.row][s.col]);
     }
 #pragma unroll
     for (int l = 0; l < C::kLoadsB; ++l) {
       /* consecutive threads: consecutive columns */
       const tg_cell s = tg_simt_row_major_cell(tid + l * C::kThreads, TN);
       bs[s.row][s.col] = thread_load_b_or_zero(p, t.bat, k0 + s.row, t.n0 + s.col);
+      TG_RECORD_STAGE(TG_REC_B, &bs[s.row][s.col], bs[s.row][s.col]);
     }
     __syncthreads();
 #pragma unroll
@@ -66,6 +70,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
       for (int i = 0; i < THM; ++i) a[i] = as[row0 + i][kk];
 #pragma unroll
       for (int j = 0; j < THN; ++j) b[j] = bs[kk][col0 + j];
+      TG_RECORD_OPERANDS(TG_REC_A, a);
+      TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
       for (int i = 0; i < THM; ++i)
 #pragma unroll

@@ -57,6 +57,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
    * stores); each thread takes kLoadsA adjacent float4s of its row. */
   const int a_row = tg_simt06_a_cell(tid, 0, TM, C::kLoadsA).row;
   const BlockTile t = block_tile<TM, TN>();
+  TG_RECORD_BASE(TG_REC_A, as_t); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, bs);
   const int64_t grow_a = t.m0 + a_row;
   const float *a_src = grow_a < p.m ? thread_a_row(p, t.bat, grow_a) : nullptr;
   float acc[THM][THN] = {};
@@ -71,6 +73,7 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
       as_t[kk + 1][a_row] = v.y;
       as_t[kk + 2][a_row] = v.z;
       as_t[kk + 3][a_row] = v.w;
+      TG_RECORD_STAGE4(TG_REC_A, &as_t[kk][a_row], TM, v);
     }
 #pragma unroll
     for (int l = 0; l < C::kLoadsB; ++l) {
@@ -82,6 +85,7 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
         v = thread_load_float4_or_zero(thread_b_row(p, t.bat, k0 + kk) + t.n0 + col,
                                        p.n - (t.n0 + col), thread_b_vectors(p));
       *reinterpret_cast<float4 *>(&bs[kk][col]) = v;
+      TG_RECORD_STAGE4(TG_REC_B, &bs[kk][col], 1, v);
     }
     __syncthreads();
 #pragma unroll
@@ -93,6 +97,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
 #pragma unroll
       for (int j = 0; j < THN; j += kFloatsPerVector)
         thread_unpack_float4(b + j, *reinterpret_cast<const float4 *>(&bs[kk][col0 + j]));
+      TG_RECORD_OPERANDS(TG_REC_A, a);
+      TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
       for (int i = 0; i < THM; ++i)
 #pragma unroll

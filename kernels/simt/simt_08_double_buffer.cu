@@ -27,6 +27,8 @@ __global__ void __launch_bounds__(C::kThreads, kCtasPerSm)
   __shared__ __align__(16) SharedTile<C> sh[kBuffers];
   const ThreadPlace at = thread_place<C>();
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, sh); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, sh);
   float acc[C::kThreadM][C::kThreadN] = {};
   ThreadLoader<C> ld = thread_loader<C>(p, t);
   StagedTile<C> s;

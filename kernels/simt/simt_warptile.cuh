@@ -155,10 +155,13 @@ __device__ __forceinline__ void thread_stash_tile(const StagedTile<C> &s, Shared
     sh.as_t[kk + 1][row] = s.a[i].y;
     sh.as_t[kk + 2][row] = s.a[i].z;
     sh.as_t[kk + 3][row] = s.a[i].w;
+    TG_RECORD_STAGE4(TG_REC_A, &sh.as_t[kk][row], C::kTileM, s.a[i]); /* trace_record.cuh */
   }
 #pragma unroll
-  for (int i = 0; i < C::kLoadsB; ++i)
+  for (int i = 0; i < C::kLoadsB; ++i) {
     *reinterpret_cast<float4 *>(&sh.bs[M::b_row() + i * M::kBRowStep][M::b_col()]) = s.b[i];
+    TG_RECORD_STAGE4(TG_REC_B, &sh.bs[M::b_row() + i * M::kBRowStep][M::b_col()], 1, s.b[i]);
+  }
 }
 
 /* Output (i, j) of the thread's kThreadM × kThreadN block sits at row0 + row_of(i), col0 +
@@ -189,6 +192,8 @@ __device__ __forceinline__ void thread_multiply_tile(const SharedTile<C> &sh, Th
       thread_unpack_float4(
           b + j * C::kSubN,
           *reinterpret_cast<const float4 *>(&sh.bs[kk][at.col0 + thread_col_of<C>(j * C::kSubN)]));
+    TG_RECORD_OPERANDS(TG_REC_A, a);
+    TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
     for (int i = 0; i < C::kThreadM; ++i)
 #pragma unroll
