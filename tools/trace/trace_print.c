@@ -56,14 +56,22 @@ static void run_text(char *buf, size_t len, const tg_trace_elem *v, int n) {
   snprintf(buf, len, "%s(%s, %s)", operand_name(v[0].operand), r, c);
 }
 
-/* Prints the elements of v as runs after `lead`, wrapping with `indent`. */
-static void print_runs(FILE *f, const char *lead, const char *indent, const tg_trace_elem *v,
-                       int count) {
+/* Prints the elements of v as runs after `lead`, wrapping with `indent`; with t, each run read
+ * from shared memory also says where (the kernel's name of its first element). */
+static void print_runs(FILE *f, const tg_trace *t, const char *lead, const char *indent,
+                       const tg_trace_elem *v, int count) {
   int col = fprintf(f, "%s", lead);
   for (int i = 0; i < count;) {
     const int n = run_length(v, count, i);
-    char text[128];
+    char text[320];
     run_text(text, sizeof text, v + i, n);
+    if (t && t->kernel->smem_name && v[i].smem >= 0) {
+      char first[80], last[80];
+      t->kernel->smem_name(t, v[i].operand, v[i].smem, first, sizeof first);
+      t->kernel->smem_name(t, v[i].operand, v[i + n - 1].smem, last, sizeof last);
+      snprintf(text + strlen(text), sizeof text - strlen(text), " from %s%s%s", first,
+               n > 1 ? ".." : "", n > 1 ? last : "");
+    }
     if (col + (int)strlen(text) + 1 > LINE_WIDTH && col > (int)strlen(indent))
       col = fprintf(f, "\n%s", indent) - 1;
     col += fprintf(f, " %s", text);
@@ -129,6 +137,36 @@ static void print_loads(FILE *f, const tg_trace *t, const tg_trace_elem *v, int 
     fprintf(f, "  #%-3d %-24s <- %-30s -> %s\n", e->access, what, from, to);
     i += n;
   }
+}
+
+/* 1 when element b is element a of a k step `ds` later: the same row of A (column of B) at
+ * k + ds. */
+static int same_at_next_k(const tg_trace_elem *a, const tg_trace_elem *b, int ds) {
+  if (a->operand != b->operand) return 0;
+  if (a->operand == TG_TRACE_A) return b->row == a->row && b->col == a->col + ds;
+  return b->col == a->col && b->row == a->row + ds;
+}
+
+/* The operands a thread reads, one line per k step and operand; when every k step reads what the
+ * first does at its own k, the first step alone and a line saying so. */
+static void print_operands(FILE *f, const tg_trace *t, const tg_trace_elem *v, int count) {
+  int first = 0;
+  while (first < count && v[first].step == v[0].step) ++first;
+  int alike = first > 0 && count % first == 0 && count > first;
+  for (int i = first; alike && i < count; ++i)
+    alike = v[i].step == v[i - first].step + 1 && same_at_next_k(&v[i - first], &v[i], 1);
+  const int shown = alike ? first : count;
+  for (int i = 0; i < shown;) {
+    int n = 1;
+    while (i + n < shown && v[i + n].step == v[i].step && v[i + n].operand == v[i].operand) ++n;
+    char lead[48];
+    snprintf(lead, sizeof lead, "  k step %2d %s:", v[i].step, operand_name(v[i].operand));
+    print_runs(f, t, lead, "               ", v + i, n);
+    i += n;
+  }
+  if (alike)
+    fprintf(f, "  k steps %d..%d: the same rows of A and columns of B, at k + step\n",
+            v[0].step + 1, v[count - 1].step);
 }
 
 /* mma.sync fragments, one ldmatrix.x4 per line: its four registers r0..r3, two elements each
@@ -256,6 +294,47 @@ static void print_smem_picture(FILE *f, const tg_trace *t, const tg_trace_cta *c
   }
 }
 
+/* Where the warp's first ldmatrix.x4 (A's first m16 tile, the k-tile's first k step) reads: each
+ * 16-byte chunk marked with the register (0-3) of the 8x8 matrix whose row lies there, so the
+ * 8 rows of one matrix show in 8 different chunk positions of their 128-byte lines (all 32
+ * banks) when the tile is swizzled. */
+static void print_ldmatrix_picture(FILE *f, const tg_trace *t, const tg_trace_cta *c, int tid,
+                                   int kt) {
+  const int regs = 4, halves = 2, line_chunks = SMEM_LINE_BYTES / SMEM_CHUNK_BYTES;
+  const int warp0 = tid / WARP_THREADS * WARP_THREADS;
+  int64_t lo = -1, hi = -1;
+  int64_t chunk[WARP_THREADS][4];
+  tg_trace_list l = {0};
+  for (int lane = 0; lane < WARP_THREADS; ++lane) {
+    tg_trace_list_clear(&l);
+    t->kernel->fragments(t, c, warp0 + lane, kt, &l);
+    for (int r = 0; r < regs && l.count >= regs * halves; ++r) {
+      chunk[lane][r] = l.v[r * halves].smem / SMEM_CHUNK_BYTES;
+      if (lo < 0 || chunk[lane][r] < lo) lo = chunk[lane][r];
+      if (chunk[lane][r] > hi) hi = chunk[lane][r];
+    }
+  }
+  tg_trace_list_free(&l);
+  if (lo < 0) return;
+  lo -= lo % line_chunks;
+  const int64_t lines = (hi - lo) / line_chunks + 1;
+  if (lines > SMEM_PICTURE_LINES) return;
+  char pic[SMEM_PICTURE_LINES][SMEM_LINE_BYTES / SMEM_CHUNK_BYTES + 1];
+  for (int64_t i = 0; i < lines; ++i) {
+    memset(pic[i], '.', (size_t)line_chunks);
+    pic[i][line_chunks] = '\0';
+  }
+  for (int lane = 0; lane < WARP_THREADS; ++lane)
+    for (int r = 0; r < regs; ++r)
+      pic[(chunk[lane][r] - lo) / line_chunks][(chunk[lane][r] - lo) % line_chunks] =
+          (char)('0' + r);
+  fprintf(f,
+          "\nshared memory the warp's first ldmatrix.x4 reads (A, m16 tile 0, k step 0): a line "
+          "per 128 bytes, each chunk marked with the matrix (register r0-r3) that reads it\n");
+  for (int64_t i = 0; i < lines; ++i)
+    fprintf(f, "  %6lld |%s|\n", (long long)((lo + i * line_chunks) * SMEM_CHUNK_BYTES), pic[i]);
+}
+
 static void print_pictures(FILE *f, const tg_trace *t, const tg_trace_cta *c, int tid, int kt) {
   const tg_trace_kernel *k = t->kernel;
   const int64_t k0 = tg_trace_k0(t, c, kt);
@@ -273,6 +352,7 @@ static void print_pictures(FILE *f, const tg_trace *t, const tg_trace_cta *c, in
     print_smem_picture(f, t, c, tid, kt, TG_TRACE_A);
     print_smem_picture(f, t, c, tid, kt, TG_TRACE_B);
   }
+  if (k->mma_fragments) print_ldmatrix_picture(f, t, c, tid, kt);
   if (k->accumulators) {
     picture_init(&pic, c->m0, c->n0, k->tile_m, k->tile_n);
     mark_cta(&pic, t, c, tid, kt, TG_TRACE_ACCUM, TG_TRACE_D);
@@ -380,24 +460,15 @@ int tg_trace_print(FILE *f, const tg_trace *t, const tg_trace_print_options *o, 
             counts[TG_TRACE_FRAGMENT]);
     const tg_trace_elem *v = kind_start[TG_TRACE_FRAGMENT];
     if (k->mma_fragments) print_ldmatrix(f, v, counts[TG_TRACE_FRAGMENT]);
-    for (int i = 0; !k->mma_fragments && i < counts[TG_TRACE_FRAGMENT];) {
-      int n = 1;
-      while (i + n < counts[TG_TRACE_FRAGMENT] && v[i + n].step == v[i].step &&
-             v[i + n].operand == v[i].operand)
-        ++n;
-      char lead[48];
-      snprintf(lead, sizeof lead, "  k step %2d %s:", v[i].step, operand_name(v[i].operand));
-      print_runs(f, lead, "               ", v + i, n);
-      i += n;
-    }
+    if (!k->mma_fragments) print_operands(f, t, v, counts[TG_TRACE_FRAGMENT]);
   }
   if (counts[TG_TRACE_ACCUM]) {
     fprintf(f, "\naccumulators (%d elements of D):\n", counts[TG_TRACE_ACCUM]);
-    print_runs(f, " ", "  ", kind_start[TG_TRACE_ACCUM], counts[TG_TRACE_ACCUM]);
+    print_runs(f, NULL, " ", "  ", kind_start[TG_TRACE_ACCUM], counts[TG_TRACE_ACCUM]);
   }
   fprintf(f, "\nstores to D after the last k-tile (%d elements):\n", counts[TG_TRACE_STORE]);
   if (counts[TG_TRACE_STORE])
-    print_runs(f, " ", "  ", kind_start[TG_TRACE_STORE], counts[TG_TRACE_STORE]);
+    print_runs(f, NULL, " ", "  ", kind_start[TG_TRACE_STORE], counts[TG_TRACE_STORE]);
   if (o->pictures) print_pictures(f, t, &c, o->tid, o->kt);
   tg_trace_list_free(&l);
   return 0;
