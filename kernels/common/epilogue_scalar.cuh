@@ -18,6 +18,7 @@
 
 #include "activation.cuh"
 #include "problem.h"
+#include "trace_record.cuh"
 
 /* Element `off` of a float-type array, as fp32 (exact). Other types never reach here. */
 __device__ __forceinline__ float thread_load_float_as_f32(const void *base, int64_t off,
@@ -31,6 +32,7 @@ __device__ __forceinline__ float thread_load_float_as_f32(const void *base, int6
 
 /* Rounds v once to D's float type and stores it at element `off` of D. */
 __device__ __forceinline__ void thread_store_f32_as(void *d, int64_t off, tg_dtype t, float v) {
+  TG_RECORD_STORE(off); /* nothing but in the recording build (trace_record.cuh) */
   switch (t) {
     case TG_F16: static_cast<__half *>(d)[off] = __float2half_rn(v); break;
     case TG_BF16: static_cast<__nv_bfloat16 *>(d)[off] = __float2bfloat16_rn(v); break;

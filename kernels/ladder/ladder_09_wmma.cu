@@ -20,12 +20,14 @@
 namespace {
 
 /* 128×128×32 CTA tile, 2×4 warps, one shared stage. */
-using Cfg = WmmaConfig<128, 128, 32, 2, 4, 1>;
+using Cfg = WmmaConfig<TG_LADDER_WMMA_SHAPE, TG_LADDER09_STAGES>;
 
 template <class T, class C>
 __global__ void __launch_bounds__(C::kThreads) ladder_09_wmma_kernel(const tg_problem p) {
   __shared__ __align__(128) WmmaShared<T, C> sh;
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, &sh); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, &sh);
   WmmaAccumulator<C> acc[C::kFragsM][C::kFragsN];
 #pragma unroll
   for (int i = 0; i < C::kFragsM; ++i)

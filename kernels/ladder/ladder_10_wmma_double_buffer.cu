@@ -17,13 +17,15 @@
 namespace {
 
 /* Rung 9's 128×128×32 tile over 2×4 warps, with two shared stages. */
-using Cfg = WmmaConfig<128, 128, 32, 2, 4, 2>;
+using Cfg = WmmaConfig<TG_LADDER_WMMA_SHAPE, TG_LADDER10_STAGES>;
 
 template <class T, class C>
 __global__ void __launch_bounds__(C::kThreads)
     ladder_10_wmma_double_buffer_kernel(const tg_problem p) {
   __shared__ __align__(128) WmmaShared<T, C> sh;
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, &sh); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, &sh);
   WmmaAccumulator<C> acc[C::kFragsM][C::kFragsN];
 #pragma unroll
   for (int i = 0; i < C::kFragsM; ++i)

@@ -25,26 +25,26 @@
 namespace {
 
 /* 128×128×32 CTA tile, 2×2 warps of 64×64, one stage. */
-using Cfg = MmaConfig<128, 128, 32, 2, 2, 1>;
+using Cfg = MmaConfig<TG_LADDER_MMA_SHAPE, TG_LADDER11_STAGES>;
 
 /* The epilogue straight from the accumulators: lane 4g+t owns rows g and g+8, columns 2t and
  * 2t+1 of each m16n8 tile. */
 template <class C>
 __device__ __forceinline__ void thread_store_accumulators(const tg_problem &p, const BlockTile &t,
                                                           const WarpAccumulators<C> &w) {
-  const int lane = threadIdx.x % kWarpSize, g = lane / kQuadLanes, tq = lane % kQuadLanes;
-  constexpr int kHalfRows = kMmaM / 2;
+  const tg_cell q = tg_ladder_acc_lane_cell(threadIdx.x % kWarpSize);
+  constexpr int kHalfRows = TG_LADDER_ACC_HALF_ROWS;
 #pragma unroll
   for (int i = 0; i < C::kTilesM; ++i)
 #pragma unroll
     for (int half = 0; half < kPair; ++half) {
-      const int64_t grow = (int64_t)t.m0 + warp_row0<C>() + i * kMmaM + g + half * kHalfRows;
+      const int64_t grow = (int64_t)t.m0 + warp_row0<C>() + i * kMmaM + q.row + half * kHalfRows;
       if (grow >= p.m) continue;
 #pragma unroll
       for (int j = 0; j < C::kTilesN; ++j)
 #pragma unroll
         for (int e = 0; e < kPair; ++e) {
-          const int64_t gcol = (int64_t)t.n0 + warp_col0<C>() + j * kMmaN + kPair * tq + e;
+          const int64_t gcol = (int64_t)t.n0 + warp_col0<C>() + j * kMmaN + q.col + e;
           if (gcol < p.n)
             thread_epilogue_store(p, t.bat, grow, gcol, w.acc[i][j][kPair * half + e]);
         }
@@ -56,6 +56,8 @@ __global__ void __launch_bounds__(C::kThreads) ladder_11_mma_swizzle_kernel(cons
   __shared__ __align__(128) unsigned char smem[C::kStageBytes];
   const uint32_t stage = thread_smem_address(smem);
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, smem); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, smem);
   WarpAccumulators<C> w;
   thread_zero<C>(w);
   MmaLoader ld = thread_loader<T, C>(p, t);

@@ -24,12 +24,12 @@
 namespace {
 
 /* Rung 11's 128×128×32 tile over 2×2 warps, with four stages. */
-constexpr int kStages = 4;
-using Cfg = MmaConfig<128, 128, 32, 2, 2, kStages>;
+constexpr int kStages = TG_LADDER12_STAGES;
+using Cfg = MmaConfig<TG_LADDER_MMA_SHAPE, kStages>;
 static_assert(kStages >= 3, "a multistage pipeline keeps at least two tiles in flight");
 
-constexpr int kOutVec = 4;                       /* columns per lane in the epilogue */
-constexpr int kEpiPad = 8;                       /* floats after each staged row */
+constexpr int kOutVec = TG_LADDER12_OUT_VEC;     /* columns per lane in the epilogue */
+constexpr int kEpiPad = TG_LADDER12_EPI_PAD;     /* floats after each staged row */
 constexpr int kEpiPitch = Cfg::kTileN + kEpiPad; /* conflict-free float2 writes, 16-byte rows */
 constexpr int kEpiBytes = Cfg::kTileM * kEpiPitch * (int)sizeof(float);
 constexpr int kSmemBytes =
@@ -42,6 +42,7 @@ static_assert(Cfg::kTileM * Cfg::kTileN % (Cfg::kThreads * kOutVec) == 0,
 /* Four fp32 values rounded to D's type and stored at once: 16 bytes of f32 or 8 of f16/bf16. */
 __device__ __forceinline__ void thread_store_vec4_as(void *d, int64_t off, tg_dtype t,
                                                      const float (&v)[kOutVec]) {
+  TG_RECORD_STORES(off, kOutVec); /* nothing but in the recording build (trace_record.cuh) */
   if (t == TG_F32) {
     *reinterpret_cast<float4 *>(static_cast<float *>(d) + off) =
         make_float4(v[0], v[1], v[2], v[3]);
@@ -60,16 +61,16 @@ __device__ __forceinline__ void thread_store_vec4_as(void *d, int64_t off, tg_dt
 /* Accumulators → the staged fp32 tile: lane 4g+t writes its (row g, cols 2t..2t+1) pairs. */
 template <class C>
 __device__ __forceinline__ void warp_stage_accumulators(const WarpAccumulators<C> &w, float *tile) {
-  const int lane = threadIdx.x % kWarpSize, g = lane / kQuadLanes, tq = lane % kQuadLanes;
-  constexpr int kHalfRows = kMmaM / 2;
+  const tg_cell q = tg_ladder_acc_lane_cell(threadIdx.x % kWarpSize);
+  constexpr int kHalfRows = TG_LADDER_ACC_HALF_ROWS;
 #pragma unroll
   for (int i = 0; i < C::kTilesM; ++i)
 #pragma unroll
     for (int j = 0; j < C::kTilesN; ++j)
 #pragma unroll
       for (int half = 0; half < kPair; ++half) {
-        const int row = warp_row0<C>() + i * kMmaM + g + half * kHalfRows;
-        const int col = warp_col0<C>() + j * kMmaN + kPair * tq;
+        const int row = warp_row0<C>() + i * kMmaM + q.row + half * kHalfRows;
+        const int col = warp_col0<C>() + j * kMmaN + q.col;
         *reinterpret_cast<float2 *>(&tile[row * kEpiPitch + col]) =
             make_float2(w.acc[i][j][kPair * half], w.acc[i][j][kPair * half + 1]);
       }
@@ -84,7 +85,8 @@ __device__ __forceinline__ void block_store_tile(const tg_problem &p, const Bloc
   const bool vector_ok = p.align_d >= kOutVec * elem; /* every row start, hence every 4th column */
 #pragma unroll 4
   for (int v = threadIdx.x; v < C::kTileM * kVecsPerRow; v += C::kThreads) {
-    const int row = v / kVecsPerRow, col = (v % kVecsPerRow) * kOutVec;
+    const tg_cell cell = tg_ladder_row_vector_cell(v, kVecsPerRow, kOutVec);
+    const int row = cell.row, col = cell.col;
     const int64_t grow = (int64_t)t.m0 + row, gcol = (int64_t)t.n0 + col;
     if (grow >= p.m) continue;
     const float4 acc = *reinterpret_cast<const float4 *>(&tile[row * kEpiPitch + col]);
@@ -110,6 +112,8 @@ __global__ void __launch_bounds__(C::kThreads) ladder_12_mma_multistage_kernel(c
   extern __shared__ __align__(128) unsigned char smem[];
   const uint32_t stages = thread_smem_address(smem);
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, smem); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, smem);
   const int k_tiles = (int)((p.k + C::kTileK - 1) / C::kTileK);
   WarpAccumulators<C> w;
   thread_zero<C>(w);

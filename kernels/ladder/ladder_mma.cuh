@@ -9,6 +9,7 @@
  *   smem  both tiles K-major, 64-byte rows, chunks XOR-swizzled (Swizzle<3,3,3>, below).
  *   frags ldmatrix x4 loads four 8×8 matrices = one A fragment or the B fragments of two
  *         n8 tiles, already in the register layout mma.sync wants.
+ * The index arithmetic is ladder_layout.h's, shared with `tilegemm trace`.
  */
 #ifndef TG_LADDER_MMA_CUH
 #define TG_LADDER_MMA_CUH
@@ -17,15 +18,13 @@
 
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
+#include "ladder_layout.h"
 #include "ladder_operands.cuh"
 #include "ptx_sm80.cuh"
 
-constexpr int kWarpSize = 32;
-constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 16; /* mma.sync.m16n8k16 */
-constexpr int kLdsmRows = 8;                     /* an ldmatrix 8×8 matrix: 8 rows of 16 bytes */
-constexpr int kQuadLanes = 4; /* fragments: lane 4g+t holds row g, element pair t of a row */
-constexpr int kPair = 2;      /* two 16-bit elements (or two fp32 accumulators) per pair */
-constexpr int kChunksPerK16 = kMmaK / kChunkElems; /* a k16 step is two 16-byte chunks wide */
+constexpr int kWarpSize = TG_LADDER_WARP;
+constexpr int kMmaM = TG_LADDER_MMA_M, kMmaN = TG_LADDER_MMA_N, kMmaK = TG_LADDER_MMA_K;
+constexpr int kPair = 2; /* two 16-bit elements (or two fp32 accumulators) per pair */
 
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kStages_>
 struct MmaConfig {
@@ -58,9 +57,7 @@ struct MmaConfig {
  * same logical chunk) then land in 8 different chunk positions of their lines — all 32 banks,
  * one wavefront — where the unswizzled tile would put them 4 lines deep on the same 4 banks. */
 __device__ __forceinline__ int smem_chunk_swizzled(int row, int chunk) {
-  constexpr int kChunksPerRow = 4, kLineBits = 3, kMask = 7;
-  const int linear = row * kChunksPerRow + chunk;
-  return linear ^ ((linear >> kLineBits) & kMask);
+  return tg_ladder_swizzled_chunk(row, chunk);
 }
 
 /* Where this thread's copies start, advanced one k-tile per step. Thread tid copies chunk
@@ -75,8 +72,8 @@ struct MmaLoader {
 
 template <class T, class C>
 __device__ __forceinline__ MmaLoader thread_loader(const tg_problem &p, const BlockTile &t) {
-  const int row = threadIdx.x / C::kChunksPerRow,
-            kk = (threadIdx.x % C::kChunksPerRow) * kChunkElems;
+  const tg_cell copy = tg_ladder_copy_cell(threadIdx.x, C::kChunksPerRow);
+  const int row = copy.row, kk = copy.col * kChunkElems;
   MmaLoader l;
   const int64_t a_row = t.m0 + row, b_row = t.n0 + row;
   l.a = reinterpret_cast<const char *>(a_row < p.m ? thread_a_row<T>(p, t.bat, a_row) + kk : p.a);
@@ -114,7 +111,8 @@ __device__ __forceinline__ void thread_copy_chunk(uint32_t smem_addr, const void
 template <class C, bool kAligned = false>
 __device__ __forceinline__ void thread_copy_tile_async(const tg_problem &p, const MmaLoader &l,
                                                        uint32_t stage) {
-  const int row = threadIdx.x / C::kChunksPerRow, chunk = threadIdx.x % C::kChunksPerRow;
+  const tg_cell copy = tg_ladder_copy_cell(threadIdx.x, C::kChunksPerRow);
+  const int row = copy.row, chunk = copy.col;
   const int k_bytes =
       l.k_left >= kChunkElems ? kChunkBytes : (l.k_left > 0 ? l.k_left * kElemBytes : 0);
   const int64_t a_pass = (int64_t)C::kRowsPerPass * p.lda * kElemBytes;
@@ -123,15 +121,20 @@ __device__ __forceinline__ void thread_copy_tile_async(const tg_problem &p, cons
 #pragma unroll
   for (int i = 0; i < C::kChunksA; ++i) {
     const int bytes = i < l.a_rows ? k_bytes : 0;
-    thread_copy_chunk(stage + smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes,
-                      bytes ? l.a + i * a_pass : p.a, bytes, a_vec);
+    const uint32_t dst =
+        stage + smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes;
+    const void *src = bytes ? l.a + i * a_pass : p.a;
+    thread_copy_chunk(dst, src, bytes, a_vec);
+    TG_RECORD_COPY(TG_REC_A, dst, src, p.a, bytes, kElemBytes); /* trace_record.cuh */
   }
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
     const int bytes = i < l.b_rows ? k_bytes : 0;
-    thread_copy_chunk(stage + C::kStageBytesA +
-                          smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes,
-                      bytes ? l.b + i * b_pass : p.b, bytes, b_vec);
+    const uint32_t dst = stage + C::kStageBytesA +
+                         smem_chunk_swizzled(row + i * C::kRowsPerPass, chunk) * kChunkBytes;
+    const void *src = bytes ? l.b + i * b_pass : p.b;
+    thread_copy_chunk(dst, src, bytes, b_vec);
+    TG_RECORD_COPY(TG_REC_B, dst, src, p.b, bytes, kElemBytes);
   }
 }
 
@@ -144,11 +147,11 @@ struct WarpAccumulators {
 
 template <class C>
 __device__ __forceinline__ int warp_row0() {
-  return (threadIdx.x / kWarpSize % C::kWarpsM) * C::kWarpTileM;
+  return tg_ladder_mma_warp_origin(threadIdx.x, C::kWarpsM, C::kWarpTileM, C::kWarpTileN).row;
 }
 template <class C>
 __device__ __forceinline__ int warp_col0() {
-  return (threadIdx.x / kWarpSize / C::kWarpsM) * C::kWarpTileN;
+  return tg_ladder_mma_warp_origin(threadIdx.x, C::kWarpsM, C::kWarpTileM, C::kWarpTileN).col;
 }
 
 /* One k-tile from the stage at shared address `stage`: per k16 step, ldmatrix the warp's A
@@ -164,17 +167,18 @@ __device__ __forceinline__ void warp_multiply_tile(uint32_t stage, WarpAccumulat
 #pragma unroll
     for (int i = 0; i < C::kTilesM; ++i) {
       /* lane l gives row l % 16 of the m16 tile, k half l / 16 */
-      const int row = row0 + i * kMmaM + lane % kMmaM;
-      const int chunk = ks * kChunksPerK16 + lane / kMmaM;
-      warp_ldmatrix_x4(a[i], stage + smem_chunk_swizzled(row, chunk) * kChunkBytes);
+      const tg_cell at = tg_ladder_ldsm_a_cell(lane, row0, i, ks);
+      warp_ldmatrix_x4(a[i], stage + smem_chunk_swizzled(at.row, at.col) * kChunkBytes);
+      TG_RECORD_REGS16(TG_REC_A, a[i]); /* trace_record.cuh */
     }
 #pragma unroll
     for (int j = 0; j < C::kTilesN; j += kPair) {
       /* lanes 0-7: n tile j, k 0-7; 8-15: tile j, k 8-15; 16-23: tile j+1, k 0-7; 24-31: … */
-      const int col = col0 + (j + lane / (kPair * kLdsmRows)) * kMmaN + lane % kLdsmRows;
-      const int chunk = ks * kChunksPerK16 + (lane / kLdsmRows) % kChunksPerK16;
+      const tg_cell bt = tg_ladder_ldsm_b_cell(lane, col0, j, ks);
       uint32_t r[4];
-      warp_ldmatrix_x4(r, stage + C::kStageBytesA + smem_chunk_swizzled(col, chunk) * kChunkBytes);
+      warp_ldmatrix_x4(r,
+                       stage + C::kStageBytesA + smem_chunk_swizzled(bt.row, bt.col) * kChunkBytes);
+      TG_RECORD_REGS16(TG_REC_B, r);
       b[j][0] = r[0];
       b[j][1] = r[1];
       b[j + 1][0] = r[2];

@@ -15,6 +15,7 @@
 
 #include "problem.h"
 #include "ptx_sm80.cuh"
+#include "trace_record.cuh"
 
 constexpr int kChunkBytes = 16; /* one cp.async / 128-bit access */
 constexpr int kElemBytes = 2;   /* f16 and bf16 */

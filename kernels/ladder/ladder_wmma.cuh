@@ -7,7 +7,8 @@
  * fragments of A and B from shared memory, multiplies them into a 16×16 fp32 accumulator
  * fragment, and stores that to memory. How the fragment's elements are spread over the lanes
  * is opaque, which is why the epilogue goes through shared memory: only there does the kernel
- * know which element is which.
+ * know which element is which. The index arithmetic is ladder_layout.h's, shared with
+ * `tilegemm trace`.
  */
 #ifndef TG_LADDER_WMMA_CUH
 #define TG_LADDER_WMMA_CUH
@@ -17,15 +18,16 @@
 
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
+#include "ladder_layout.h"
 #include "ladder_operands.cuh"
 
-constexpr int kWarpSize = 32;
-constexpr int kWmmaSide = 16; /* the m16n16k16 fragment */
+constexpr int kWarpSize = TG_LADDER_WARP;
+constexpr int kWmmaSide = TG_LADDER_WMMA_SIDE; /* the m16n16k16 fragment */
 /* Elements of padding after each 32-element row of a staged tile: rows 80 bytes apart fall
  * on different banks for the 16-byte accesses of the stores and of the fragment loads. */
-constexpr int kWmmaSkew = 8;
+constexpr int kWmmaSkew = TG_LADDER_WMMA_SKEW;
 /* Row pitch of the per-warp fp32 scratch tile (WMMA needs a multiple of 4 floats). */
-constexpr int kScratchPitch = kWmmaSide + 4;
+constexpr int kScratchPitch = TG_LADDER_WMMA_SCRATCH_PITCH;
 
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kStages_>
 struct WmmaConfig {
@@ -68,23 +70,23 @@ struct WmmaStaged {
   uint4 b[C::kChunksB];
 };
 
-/* Global → registers: chunk c = tid + i·threads is row c / chunks_per_row, chunk c % … of it;
- * consecutive threads read consecutive 16-byte pieces of a row. */
+/* Global → registers: chunk c = tid + i·threads is row c / chunks_per_row, chunk c % … of it
+ * (tg_ladder_chunk_cell); consecutive threads read consecutive 16-byte pieces of a row. */
 template <class T, class C>
 __device__ __forceinline__ void thread_fetch_tile(const tg_problem &p, const BlockTile &t,
                                                   int64_t k0, WmmaStaged<C> &s) {
 #pragma unroll
   for (int i = 0; i < C::kChunksA; ++i) {
-    const int c = threadIdx.x + i * C::kThreads;
-    const int64_t row = t.m0 + c / C::kChunksPerRow, kk = k0 + (c % C::kChunksPerRow) * kChunkElems;
+    const tg_cell q = tg_ladder_chunk_cell(threadIdx.x + i * C::kThreads, C::kChunksPerRow);
+    const int64_t row = t.m0 + q.row, kk = k0 + q.col;
     const int bytes = thread_chunk_bytes(row < p.m, p.k, kk);
     s.a[i] = thread_load_chunk_or_zero(bytes ? thread_a_row<T>(p, t.bat, row) + kk : p.a, bytes,
                                        thread_a_chunks(p));
   }
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
-    const int c = threadIdx.x + i * C::kThreads;
-    const int64_t col = t.n0 + c / C::kChunksPerRow, kk = k0 + (c % C::kChunksPerRow) * kChunkElems;
+    const tg_cell q = tg_ladder_chunk_cell(threadIdx.x + i * C::kThreads, C::kChunksPerRow);
+    const int64_t col = t.n0 + q.row, kk = k0 + q.col;
     const int bytes = thread_chunk_bytes(col < p.n, p.k, kk);
     s.b[i] = thread_load_chunk_or_zero(bytes ? thread_bt_row<T>(p, t.bat, col) + kk : p.b, bytes,
                                        thread_b_chunks(p));
@@ -96,15 +98,15 @@ template <class T, class C>
 __device__ __forceinline__ void thread_stash_tile(const WmmaStaged<C> &s, WmmaStage<T, C> &st) {
 #pragma unroll
   for (int i = 0; i < C::kChunksA; ++i) {
-    const int c = threadIdx.x + i * C::kThreads;
-    *reinterpret_cast<uint4 *>(&st.a[c / C::kChunksPerRow][(c % C::kChunksPerRow) * kChunkElems]) =
-        s.a[i];
+    const tg_cell q = tg_ladder_chunk_cell(threadIdx.x + i * C::kThreads, C::kChunksPerRow);
+    *reinterpret_cast<uint4 *>(&st.a[q.row][q.col]) = s.a[i];
+    TG_RECORD_STAGE_CHUNK16(TG_REC_A, &st.a[q.row][q.col], s.a[i]); /* trace_record.cuh */
   }
 #pragma unroll
   for (int i = 0; i < C::kChunksB; ++i) {
-    const int c = threadIdx.x + i * C::kThreads;
-    *reinterpret_cast<uint4 *>(&st.b[c / C::kChunksPerRow][(c % C::kChunksPerRow) * kChunkElems]) =
-        s.b[i];
+    const tg_cell q = tg_ladder_chunk_cell(threadIdx.x + i * C::kThreads, C::kChunksPerRow);
+    *reinterpret_cast<uint4 *>(&st.b[q.row][q.col]) = s.b[i];
+    TG_RECORD_STAGE_CHUNK16(TG_REC_B, &st.b[q.row][q.col], s.b[i]);
   }
 }
 
@@ -118,9 +120,9 @@ template <class T, class C>
 __device__ __forceinline__ void warp_multiply_tile(
     const WmmaStage<T, C> &st, WmmaAccumulator<C> (&acc)[C::kFragsM][C::kFragsN]) {
   using namespace nvcuda;
-  const int warp = threadIdx.x / kWarpSize;
-  const int row0 = (warp % C::kWarpsM) * C::kFragsM * kWmmaSide;
-  const int col0 = (warp / C::kWarpsM) * C::kFragsN * kWmmaSide;
+  const tg_cell w =
+      tg_ladder_wmma_warp_origin(threadIdx.x / kWarpSize, C::kWarpsM, C::kFragsM, C::kFragsN);
+  const int row0 = w.row, col0 = w.col;
 #pragma unroll
   for (int kk = 0; kk < C::kTileK; kk += kWmmaSide) {
     wmma::fragment<wmma::matrix_a, kWmmaSide, kWmmaSide, kWmmaSide, T, wmma::row_major>
@@ -151,8 +153,8 @@ __device__ __forceinline__ void warp_store_tile(const tg_problem &p, const Block
   using namespace nvcuda;
   constexpr int kPerLane = kWmmaSide * kWmmaSide / kWarpSize;
   const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
-  const int row0 = (warp % C::kWarpsM) * C::kFragsM * kWmmaSide;
-  const int col0 = (warp / C::kWarpsM) * C::kFragsN * kWmmaSide;
+  const tg_cell w = tg_ladder_wmma_warp_origin(warp, C::kWarpsM, C::kFragsM, C::kFragsN);
+  const int row0 = w.row, col0 = w.col;
   float(&scratch)[kWmmaSide][kScratchPitch] = sh.scratch[warp];
 #pragma unroll
   for (int i = 0; i < C::kFragsM; ++i)
@@ -162,10 +164,11 @@ __device__ __forceinline__ void warp_store_tile(const tg_problem &p, const Block
       __syncwarp();
 #pragma unroll
       for (int e = 0; e < kPerLane; ++e) {
-        const int r = (e * kWarpSize + lane) / kWmmaSide, c = (e * kWarpSize + lane) % kWmmaSide;
-        const int64_t grow = (int64_t)t.m0 + row0 + i * kWmmaSide + r;
-        const int64_t gcol = (int64_t)t.n0 + col0 + j * kWmmaSide + c;
-        if (grow < p.m && gcol < p.n) thread_epilogue_store(p, t.bat, grow, gcol, scratch[r][c]);
+        const tg_cell s = tg_ladder_wmma_scratch_cell(e, lane);
+        const int64_t grow = (int64_t)t.m0 + row0 + i * kWmmaSide + s.row;
+        const int64_t gcol = (int64_t)t.n0 + col0 + j * kWmmaSide + s.col;
+        if (grow < p.m && gcol < p.n)
+          thread_epilogue_store(p, t.bat, grow, gcol, scratch[s.row][s.col]);
       }
       __syncwarp();
     }

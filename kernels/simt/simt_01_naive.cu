@@ -13,21 +13,27 @@
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
 #include "simt.h"
+#include "simt_layout.h"
 #include "simt_operands.cuh"
 
 namespace {
 
-constexpr int kSide = 32; /* the CTA is kSide × kSide threads over a kSide × kSide tile of D */
+constexpr int kSide = TG_SIMT_SIDE; /* kSide × kSide threads over a kSide × kSide tile of D */
 
 __global__ void __launch_bounds__(kSide *kSide) simt_01_naive_kernel(const tg_problem p) {
   const BlockTile t = block_tile<kSide, kSide>();
-  const int64_t row = t.m0 + threadIdx.x; /* lanes walk rows: the uncoalesced choice */
-  const int64_t col = t.n0 + threadIdx.y;
+  /* lanes walk rows: the uncoalesced choice */
+  const tg_cell64 out = tg_simt01_output(t.m0, t.n0, threadIdx.x, threadIdx.y);
+  const int64_t row = out.row, col = out.col;
   if (row >= p.m || col >= p.n) return;
   const float *a = thread_a_row(p, t.bat, row);
   const float *b = thread_b_row(p, t.bat, 0) + col;
   float acc = 0.0f;
-  for (int64_t kk = 0; kk < p.k; ++kk) acc = fmaf(a[kk], b[kk * p.ldb], acc);
+  for (int64_t kk = 0; kk < p.k; ++kk) {
+    TG_RECORD_LOAD(TG_REC_A, a[kk]); /* nothing but in the recording build (trace_record.cuh) */
+    TG_RECORD_LOAD(TG_REC_B, b[kk * p.ldb]);
+    acc = fmaf(a[kk], b[kk * p.ldb], acc);
+  }
   thread_epilogue_store(p, t.bat, row, col, acc);
 }
 

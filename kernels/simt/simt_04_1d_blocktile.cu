@@ -14,6 +14,7 @@
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
 #include "simt.h"
+#include "simt_layout.h"
 #include "simt_operands.cuh"
 
 namespace {
@@ -27,7 +28,8 @@ struct Config {
   static_assert(kThreads <= 1024, "a CTA has at most 1024 threads");
 };
 
-constexpr int kTileM = 64, kTileN = 64, kTileK = 8, kThreadM = 8;
+constexpr int kTileM = TG_SIMT04_TILE_M, kTileN = TG_SIMT04_TILE_N, kTileK = TG_SIMT04_TILE_K,
+              kThreadM = TG_SIMT04_THREAD_M;
 using Cfg = Config<kTileM, kTileN, kTileK, kThreadM>;
 
 template <int TM, int TN, int TK, int THM>
@@ -36,21 +38,32 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM>::kThreads)
   __shared__ float as[TM][TK]; /* as[row][kk] */
   __shared__ float bs[TK][TN]; /* bs[kk][col] */
   const int tid = threadIdx.x;
-  const int col = tid % TN;                   /* the thread's column in the tile */
-  const int row0 = (tid / TN) * THM;          /* first of its THM rows; uniform across a warp */
-  const int a_row = tid / TK, a_k = tid % TK; /* what it stages */
-  const int b_k = tid / TN, b_col = tid % TN;
+  /* The thread's column in the tile and the first of its THM rows (uniform across a warp). */
+  const tg_cell out = tg_simt_block_origin(tid, TN, THM, 1);
+  const int col = out.col, row0 = out.row;
+  const tg_cell as_cell = tg_simt_row_major_cell(tid, TK); /* what it stages: as[row][kk] */
+  const tg_cell bs_cell = tg_simt_row_major_cell(tid, TN); /* bs[kk][col] */
   const BlockTile t = block_tile<TM, TN>();
+  TG_RECORD_BASE(TG_REC_A, as); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, bs);
   float acc[THM] = {};
   for (int64_t k0 = 0; k0 < p.k; k0 += TK) {
-    as[a_row][a_k] = thread_load_a_or_zero(p, t.bat, t.m0 + a_row, k0 + a_k);
-    bs[b_k][b_col] = thread_load_b_or_zero(p, t.bat, k0 + b_k, t.n0 + b_col);
+    as[as_cell.row][as_cell.col] =
+        thread_load_a_or_zero(p, t.bat, t.m0 + as_cell.row, k0 + as_cell.col);
+    bs[bs_cell.row][bs_cell.col] =
+        thread_load_b_or_zero(p, t.bat, k0 + bs_cell.row, t.n0 + bs_cell.col);
+    TG_RECORD_STAGE(TG_REC_A, &as[as_cell.row][as_cell.col], as[as_cell.row][as_cell.col]);
+    TG_RECORD_STAGE(TG_REC_B, &bs[bs_cell.row][bs_cell.col], bs[bs_cell.row][bs_cell.col]);
     __syncthreads();
 #pragma unroll
     for (int kk = 0; kk < TK; ++kk) {
       const float b = bs[kk][col]; /* one load, THM uses */
+      TG_RECORD_OPERAND(TG_REC_B, b);
 #pragma unroll
-      for (int i = 0; i < THM; ++i) acc[i] = fmaf(as[row0 + i][kk], b, acc[i]);
+      for (int i = 0; i < THM; ++i) {
+        TG_RECORD_OPERAND(TG_REC_A, as[row0 + i][kk]);
+        acc[i] = fmaf(as[row0 + i][kk], b, acc[i]);
+      }
     }
     __syncthreads();
   }

@@ -12,6 +12,7 @@
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
 #include "simt.h"
+#include "simt_layout.h"
 #include "simt_operands.cuh"
 
 namespace {
@@ -29,7 +30,8 @@ struct Config {
   static_assert(kThreads <= 1024, "a CTA has at most 1024 threads");
 };
 
-constexpr int kTileM = 128, kTileN = 128, kTileK = 8, kThreadM = 8, kThreadN = 8;
+constexpr int kTileM = TG_SIMT05_TILE_M, kTileN = TG_SIMT05_TILE_N, kTileK = TG_SIMT05_TILE_K,
+              kThreadM = TG_SIMT05_THREAD_M, kThreadN = TG_SIMT05_THREAD_N;
 using Cfg = Config<kTileM, kTileN, kTileK, kThreadM, kThreadN>;
 
 template <int TM, int TN, int TK, int THM, int THN>
@@ -39,20 +41,26 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
   __shared__ float as[TM][TK]; /* as[row][kk] */
   __shared__ float bs[TK][TN]; /* bs[kk][col] */
   const int tid = threadIdx.x;
-  const int row0 = (tid / C::kThreadsN) * THM; /* the thread's THM × THN block */
-  const int col0 = (tid % C::kThreadsN) * THN;
+  const tg_cell out = tg_simt_block_origin(tid, C::kThreadsN, THM, THN); /* its THM × THN */
+  const int row0 = out.row, col0 = out.col;
   const BlockTile t = block_tile<TM, TN>();
+  TG_RECORD_BASE(TG_REC_A, as); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, bs);
   float acc[THM][THN] = {};
   for (int64_t k0 = 0; k0 < p.k; k0 += TK) {
 #pragma unroll
     for (int l = 0; l < C::kLoadsA; ++l) {
-      const int e = tid + l * C::kThreads; /* consecutive threads: consecutive k */
-      as[e / TK][e % TK] = thread_load_a_or_zero(p, t.bat, t.m0 + e / TK, k0 + e % TK);
+      /* consecutive threads: consecutive k */
+      const tg_cell s = tg_simt_row_major_cell(tid + l * C::kThreads, TK);
+      as[s.row][s.col] = thread_load_a_or_zero(p, t.bat, t.m0 + s.row, k0 + s.col);
+      TG_RECORD_STAGE(TG_REC_A, &as[s.row][s.col], as[s.row][s.col]);
     }
 #pragma unroll
     for (int l = 0; l < C::kLoadsB; ++l) {
-      const int e = tid + l * C::kThreads; /* consecutive threads: consecutive columns */
-      bs[e / TN][e % TN] = thread_load_b_or_zero(p, t.bat, k0 + e / TN, t.n0 + e % TN);
+      /* consecutive threads: consecutive columns */
+      const tg_cell s = tg_simt_row_major_cell(tid + l * C::kThreads, TN);
+      bs[s.row][s.col] = thread_load_b_or_zero(p, t.bat, k0 + s.row, t.n0 + s.col);
+      TG_RECORD_STAGE(TG_REC_B, &bs[s.row][s.col], bs[s.row][s.col]);
     }
     __syncthreads();
 #pragma unroll
@@ -62,6 +70,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
       for (int i = 0; i < THM; ++i) a[i] = as[row0 + i][kk];
 #pragma unroll
       for (int j = 0; j < THN; ++j) b[j] = bs[kk][col0 + j];
+      TG_RECORD_OPERANDS(TG_REC_A, a);
+      TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
       for (int i = 0; i < THM; ++i)
 #pragma unroll

@@ -16,6 +16,7 @@
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
 #include "simt.h"
+#include "simt_layout.h"
 #include "simt_operands.cuh"
 
 namespace {
@@ -39,7 +40,8 @@ struct Config {
   static_assert(kTileK * kVecN % kThreads == 0, "B's tile must split evenly over the threads");
 };
 
-constexpr int kTileM = 128, kTileN = 128, kTileK = 8, kThreadM = 8, kThreadN = 8;
+constexpr int kTileM = TG_SIMT05_TILE_M, kTileN = TG_SIMT05_TILE_N, kTileK = TG_SIMT05_TILE_K,
+              kThreadM = TG_SIMT05_THREAD_M, kThreadN = TG_SIMT05_THREAD_N;
 using Cfg = Config<kTileM, kTileN, kTileK, kThreadM, kThreadN>;
 
 template <int TM, int TN, int TK, int THM, int THN>
@@ -49,20 +51,21 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
   __shared__ __align__(16) float as_t[TK][TM]; /* A's tile transposed: as_t[kk][row] */
   __shared__ __align__(16) float bs[TK][TN];   /* bs[kk][col] */
   const int tid = threadIdx.x;
-  const int row0 = (tid / C::kThreadsN) * THM;
-  const int col0 = (tid % C::kThreadsN) * THN;
+  const tg_cell out = tg_simt_block_origin(tid, C::kThreadsN, THM, THN);
+  const int row0 = out.row, col0 = out.col;
   /* Staging map of A: consecutive threads take consecutive rows (conflict-free transposed
    * stores); each thread takes kLoadsA adjacent float4s of its row. */
-  const int a_row = tid % TM;
-  const int a_vec0 = (tid / TM) * C::kLoadsA;
+  const int a_row = tg_simt06_a_cell(tid, 0, TM, C::kLoadsA).row;
   const BlockTile t = block_tile<TM, TN>();
+  TG_RECORD_BASE(TG_REC_A, as_t); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, bs);
   const int64_t grow_a = t.m0 + a_row;
   const float *a_src = grow_a < p.m ? thread_a_row(p, t.bat, grow_a) : nullptr;
   float acc[THM][THN] = {};
   for (int64_t k0 = 0; k0 < p.k; k0 += TK) {
 #pragma unroll
     for (int l = 0; l < C::kLoadsA; ++l) {
-      const int kk = (a_vec0 + l) * kFloatsPerVector;
+      const int kk = tg_simt06_a_cell(tid, l, TM, C::kLoadsA).col;
       const float4 v =
           a_src ? thread_load_float4_or_zero(a_src + k0 + kk, p.k - (k0 + kk), thread_a_vectors(p))
                 : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
@@ -70,16 +73,19 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
       as_t[kk + 1][a_row] = v.y;
       as_t[kk + 2][a_row] = v.z;
       as_t[kk + 3][a_row] = v.w;
+      TG_RECORD_STAGE4(TG_REC_A, &as_t[kk][a_row], TM, v);
     }
 #pragma unroll
     for (int l = 0; l < C::kLoadsB; ++l) {
-      const int e = tid + l * C::kThreads; /* consecutive threads: consecutive float4s of a row */
-      const int kk = e / C::kVecN, col = (e % C::kVecN) * kFloatsPerVector;
+      /* consecutive threads: consecutive float4s of a row */
+      const tg_cell s = tg_simt_vector_cell(tid + l * C::kThreads, C::kVecN);
+      const int kk = s.row, col = s.col;
       float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (k0 + kk < p.k)
         v = thread_load_float4_or_zero(thread_b_row(p, t.bat, k0 + kk) + t.n0 + col,
                                        p.n - (t.n0 + col), thread_b_vectors(p));
       *reinterpret_cast<float4 *>(&bs[kk][col]) = v;
+      TG_RECORD_STAGE4(TG_REC_B, &bs[kk][col], 1, v);
     }
     __syncthreads();
 #pragma unroll
@@ -91,6 +97,8 @@ __global__ void __launch_bounds__(Config<TM, TN, TK, THM, THN>::kThreads)
 #pragma unroll
       for (int j = 0; j < THN; j += kFloatsPerVector)
         thread_unpack_float4(b + j, *reinterpret_cast<const float4 *>(&bs[kk][col0 + j]));
+      TG_RECORD_OPERANDS(TG_REC_A, a);
+      TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
       for (int i = 0; i < THM; ++i)
 #pragma unroll

@@ -19,7 +19,7 @@
 namespace {
 
 /* 128×128×8 CTA tile, 2×4 warps of 64×32, lanes 8×4 with 2×2 sub-blocks of 4×4 each. */
-using Cfg = WarpTileConfig<128, 128, 8, 2, 4, 8, 4, 4>;
+using Cfg = WarpTileConfig<TG_SIMT_WARPTILE_SHAPE>;
 constexpr int kCtasPerSm = 2; /* at most 128 registers per thread */
 
 template <class C>
@@ -28,6 +28,8 @@ __global__ void __launch_bounds__(C::kThreads, kCtasPerSm)
   __shared__ __align__(16) SharedTile<C> sh;
   const ThreadPlace at = thread_place<C>();
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, &sh); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, &sh);
   float acc[C::kThreadM][C::kThreadN] = {};
   ThreadLoader<C> ld = thread_loader<C>(p, t);
   for (int64_t k0 = 0; k0 < p.k; k0 += C::kTileK) {

@@ -17,8 +17,8 @@
 namespace {
 
 /* The tile of rung 7: 128×128×8, 2×4 warps of 64×32, lanes 8×4 with 2×2 sub-blocks of 4×4. */
-using Cfg = WarpTileConfig<128, 128, 8, 2, 4, 8, 4, 4>;
-constexpr int kBuffers = 2;
+using Cfg = WarpTileConfig<TG_SIMT_WARPTILE_SHAPE>;
+constexpr int kBuffers = TG_SIMT08_BUFFERS;
 constexpr int kCtasPerSm = 2; /* at most 128 registers per thread */
 
 template <class C>
@@ -27,6 +27,8 @@ __global__ void __launch_bounds__(C::kThreads, kCtasPerSm)
   __shared__ __align__(16) SharedTile<C> sh[kBuffers];
   const ThreadPlace at = thread_place<C>();
   const BlockTile t = block_tile<C::kTileM, C::kTileN>();
+  TG_RECORD_BASE(TG_REC_A, sh); /* the TG_RECORD hooks: the recording build (trace_record.cuh) */
+  TG_RECORD_BASE(TG_REC_B, sh);
   float acc[C::kThreadM][C::kThreadN] = {};
   ThreadLoader<C> ld = thread_loader<C>(p, t);
   StagedTile<C> s;

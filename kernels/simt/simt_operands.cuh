@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "problem.h"
+#include "trace_record.cuh"
 
 /* Bytes in one 128-bit access, and floats in it. */
 constexpr int kVectorBytes = 16;

@@ -7,7 +7,8 @@
  * an kLanesM × kLanesN grid; a lane owns kIterM × kIterN sub-blocks of kSubM × kSubN outputs,
  * the sub-blocks of all lanes interleaved so that at each k step the warp reads, per sub-block
  * row, kLanesM DIFFERENT float4s of A (128 contiguous bytes: one conflict-free wavefront) and
- * kLanesN different float4s of B, each broadcast to the lanes that share it.
+ * kLanesN different float4s of B, each broadcast to the lanes that share it. The index
+ * arithmetic of both maps is simt_layout.h's, shared with `tilegemm trace`.
  */
 #ifndef TG_SIMT_WARPTILE_CUH
 #define TG_SIMT_WARPTILE_CUH
@@ -16,9 +17,10 @@
 
 #include "epilogue_scalar.cuh"
 #include "ladder_grid.cuh"
+#include "simt_layout.h"
 #include "simt_operands.cuh"
 
-constexpr int kWarpSize = 32;
+constexpr int kWarpSize = TG_SIMT_WARP;
 
 template <int kTileM_, int kTileN_, int kTileK_, int kWarpsM_, int kWarpsN_, int kLanesM_,
           int kSubM_, int kSubN_>
@@ -70,10 +72,9 @@ struct ThreadPlace {
 
 template <class C>
 __device__ __forceinline__ ThreadPlace thread_place() {
-  const int warp = threadIdx.x / kWarpSize, lane = threadIdx.x % kWarpSize;
-  const int warp_m = warp % C::kWarpsM, warp_n = warp / C::kWarpsM;
-  return ThreadPlace{warp_m * C::kWarpTileM + (lane / C::kLanesN) * C::kSubM,
-                     warp_n * C::kWarpTileN + (lane % C::kLanesN) * C::kSubN};
+  const tg_cell c = tg_simt_wt_place(threadIdx.x, C::kWarpsM, C::kWarpTileM, C::kWarpTileN,
+                                     C::kLanesN, C::kSubM, C::kSubN);
+  return ThreadPlace{c.row, c.col};
 }
 
 /* This thread's share of the staging: where its A row and its B rows start in the current
@@ -95,14 +96,12 @@ template <class C>
 struct StagingMap {
   static constexpr int kBRowStep = C::kThreads / C::kVecN;
   static_assert(C::kThreads % C::kVecN == 0, "B's staging rows must be whole");
-  static __device__ __forceinline__ int a_row() { return threadIdx.x % C::kTileM; }
+  static __device__ __forceinline__ int a_row() { return tg_simt_wt_a_row(threadIdx.x, C::kTileM); }
   static __device__ __forceinline__ int a_k() {
-    return (threadIdx.x / C::kTileM) * C::kLoadsA * kFloatsPerVector;
+    return tg_simt_wt_a_k(threadIdx.x, C::kTileM, C::kLoadsA);
   }
-  static __device__ __forceinline__ int b_row() { return threadIdx.x / C::kVecN; }
-  static __device__ __forceinline__ int b_col() {
-    return (threadIdx.x % C::kVecN) * kFloatsPerVector;
-  }
+  static __device__ __forceinline__ int b_row() { return tg_simt_wt_b_row(threadIdx.x, C::kVecN); }
+  static __device__ __forceinline__ int b_col() { return tg_simt_wt_b_col(threadIdx.x, C::kVecN); }
 };
 
 template <class C>
@@ -156,10 +155,24 @@ __device__ __forceinline__ void thread_stash_tile(const StagedTile<C> &s, Shared
     sh.as_t[kk + 1][row] = s.a[i].y;
     sh.as_t[kk + 2][row] = s.a[i].z;
     sh.as_t[kk + 3][row] = s.a[i].w;
+    TG_RECORD_STAGE4(TG_REC_A, &sh.as_t[kk][row], C::kTileM, s.a[i]); /* trace_record.cuh */
   }
 #pragma unroll
-  for (int i = 0; i < C::kLoadsB; ++i)
+  for (int i = 0; i < C::kLoadsB; ++i) {
     *reinterpret_cast<float4 *>(&sh.bs[M::b_row() + i * M::kBRowStep][M::b_col()]) = s.b[i];
+    TG_RECORD_STAGE4(TG_REC_B, &sh.bs[M::b_row() + i * M::kBRowStep][M::b_col()], 1, s.b[i]);
+  }
+}
+
+/* Output (i, j) of the thread's kThreadM × kThreadN block sits at row0 + row_of(i), col0 +
+ * col_of(j) of the CTA tile; the same offsets place its operands in the staged tiles. */
+template <class C>
+__device__ __forceinline__ int thread_row_of(int i) {
+  return tg_simt_wt_row_of(i, C::kSubM, C::kLanesM);
+}
+template <class C>
+__device__ __forceinline__ int thread_col_of(int j) {
+  return tg_simt_wt_col_of(j, C::kSubN, C::kLanesN);
 }
 
 /* The thread's outer products over one shared k-tile. */
@@ -171,29 +184,21 @@ __device__ __forceinline__ void thread_multiply_tile(const SharedTile<C> &sh, Th
     float a[C::kThreadM], b[C::kThreadN];
 #pragma unroll
     for (int i = 0; i < C::kIterM; ++i)
-      thread_unpack_float4(
-          a + i * C::kSubM,
-          *reinterpret_cast<const float4 *>(&sh.as_t[kk][at.row0 + i * C::kLanesM * C::kSubM]));
+      thread_unpack_float4(a + i * C::kSubM,
+                           *reinterpret_cast<const float4 *>(
+                               &sh.as_t[kk][at.row0 + thread_row_of<C>(i * C::kSubM)]));
 #pragma unroll
     for (int j = 0; j < C::kIterN; ++j)
-      thread_unpack_float4(b + j * C::kSubN, *reinterpret_cast<const float4 *>(
-                                                 &sh.bs[kk][at.col0 + j * C::kLanesN * C::kSubN]));
+      thread_unpack_float4(
+          b + j * C::kSubN,
+          *reinterpret_cast<const float4 *>(&sh.bs[kk][at.col0 + thread_col_of<C>(j * C::kSubN)]));
+    TG_RECORD_OPERANDS(TG_REC_A, a);
+    TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
     for (int i = 0; i < C::kThreadM; ++i)
 #pragma unroll
       for (int j = 0; j < C::kThreadN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
   }
-}
-
-/* Output (i, j) of the thread's kThreadM × kThreadN block sits at row0 + row_of(i), col0 +
- * col_of(j) of the CTA tile. */
-template <class C>
-__device__ __forceinline__ int thread_row_of(int i) {
-  return (i / C::kSubM) * C::kLanesM * C::kSubM + i % C::kSubM;
-}
-template <class C>
-__device__ __forceinline__ int thread_col_of(int j) {
-  return (j / C::kSubN) * C::kLanesN * C::kSubN + j % C::kSubN;
 }
 
 template <class C>

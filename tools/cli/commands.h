@@ -19,6 +19,7 @@ int tg_cmd_tune(int argc, char **argv);    /* cmd_tune.c; options in run_options
 int tg_cmd_sweep(int argc, char **argv);   /* cmd_sweep.c; options in run_options.h */
 int tg_cmd_explain(int argc, char **argv); /* cmd_explain.c */
 int tg_cmd_verify(int argc, char **argv);  /* cmd_verify.c */
+int tg_cmd_trace(int argc, char **argv);   /* cmd_trace.c: no GPU */
 
 /* Prints the reason and returns TG_EXIT_NO_DEVICE when there is no CUDA device, else 0. */
 int tg_cli_require_device(void);

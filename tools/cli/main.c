@@ -21,9 +21,12 @@ static const char k_usage[] =
     "  tune     time every kernel on each shape, verify the fastest, store it in the tuning\n"
     "           cache the planner reads first (docs/tuning.md); before/after table\n"
     "  sweep    shapes x types (bench/shapes/*.txt) vs cuBLAS, verified: CSV for bench/plot.py\n"
+    "  trace    one thread's view of a kernel: the elements of A and B it loads per k-tile\n"
+    "           (global -> shared memory, swizzle included), its fragments, the D it writes,\n"
+    "           and pictures of the tiles (no GPU needed; docs/ladder.md)\n"
     "  version  the library version\n"
     "\n"
-    "request options: bench, verify and explain describe a request with the same options\n"
+    "request options: bench, verify, explain and trace describe a request with the same options\n"
     "(tune and sweep with most of them): sizes (--mnkl), types (--ab-dtype, --c-dtype, ...),\n"
     "majors, leading dimensions, alpha, beta, the epilogue, the kernel, and for fp8 inputs\n"
     "their scales (--scale none|tensor|rowcol|block: one per matrix, per row of A and column\n"
@@ -48,6 +51,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "sweep") == 0) return tg_cmd_sweep(argc, argv);
   if (strcmp(cmd, "explain") == 0) return tg_cmd_explain(argc, argv);
   if (strcmp(cmd, "verify") == 0) return tg_cmd_verify(argc, argv);
+  if (strcmp(cmd, "trace") == 0) return tg_cmd_trace(argc, argv);
   if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
     printf("tilegemm %s\n", tg_version());
     return TG_EXIT_OK;

@@ -1,0 +1,46 @@
+/*
+ * layout_hd.h — what the layout headers of the kernel families share: TG_LAYOUT_HD, which makes
+ * their index functions host-and-device inline functions, and the small position types they
+ * return.
+ *
+ * A layout header holds the index arithmetic of a kernel: which elements a thread stages, where
+ * they land in shared memory, which fragment elements and outputs it owns, as functions of the
+ * thread index and the kernel's compile-time shape. The kernels call them with constants, so
+ * the compiler folds them into the instructions the arithmetic written inline would give, and
+ * `tilegemm trace` (tools/trace) calls the same functions on the host: the trace it prints is
+ * the kernel's own arithmetic and cannot drift from it. Each function keeps the argument types
+ * of the expression it replaced (a thread index that was threadIdx.x stays unsigned), so the
+ * arithmetic is the same on both sides. Valid C and CUDA C++, like interface/problem.h.
+ */
+#ifndef TG_LAYOUT_HD_H
+#define TG_LAYOUT_HD_H
+
+#include <stdint.h>
+
+#ifdef __CUDACC__
+#define TG_LAYOUT_HD __host__ __device__ __forceinline__
+#else
+#define TG_LAYOUT_HD inline
+#endif
+
+/* States a fact about a layout function's result that the device compiler knew when the same
+ * arithmetic stood inline in the kernel (an index is not negative, say): without it, the
+ * function boundary can hide the fact from the optimizer and change the machine code. No code
+ * on the host. */
+#ifdef __CUDA_ARCH__
+#define TG_LAYOUT_ASSUME(cond) __builtin_assume(cond)
+#else
+#define TG_LAYOUT_ASSUME(cond) ((void)0)
+#endif
+
+/* A position in a tile or an array: row and column, both small. */
+typedef struct tg_cell {
+  int row, col;
+} tg_cell;
+
+/* A position in a matrix (row and column may reach the problem's extents). */
+typedef struct tg_cell64 {
+  int64_t row, col;
+} tg_cell64;
+
+#endif /* TG_LAYOUT_HD_H */

@@ -1,0 +1,122 @@
+/*
+ * test_trace.c — the invariants of `tilegemm trace` (tools/trace/trace.h) for every traced
+ * kernel, on problems that fill their tiles, cut them at every edge, pad the leading dimensions
+ * and stride batches: for every CTA and k-tile, the block's threads load each element of the A
+ * and B k-tiles exactly once, from its own offset or as zero outside the matrix, into their own
+ * shared-memory slots; every fragment reads a staged element (for mma.sync, the one the PTX
+ * ISA's layout gives the lane); for the simt rungs each thread reads exactly the operands its
+ * outputs need; and the grid's threads store every element of D exactly once. Also the printed
+ * trace for a thread of each kernel. No GPU.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "trace.h"
+
+/* A canonical problem in the kernel's frame: A (m×k) and B (k×n) in the given orders, D
+ * row-major; leading dimensions padded by `pad`, `batch` batches one after the other. */
+static tg_problem problem(int64_t m, int64_t n, int64_t k, int64_t batch, int64_t pad,
+                          tg_order a_order, tg_order b_order) {
+  tg_problem p;
+  memset(&p, 0, sizeof p);
+  p.m = m, p.n = n, p.k = k, p.batch = batch;
+  p.a_order = a_order, p.b_order = b_order;
+  p.lda = (a_order == TG_ROW_MAJOR ? k : m) + pad;
+  p.ldb = (b_order == TG_ROW_MAJOR ? n : k) + pad;
+  p.ldd = n + pad;
+  p.batch_stride_a = p.lda * (a_order == TG_ROW_MAJOR ? m : k);
+  p.batch_stride_b = p.ldb * (b_order == TG_ROW_MAJOR ? k : n);
+  p.batch_stride_d = p.ldd * m;
+  p.alpha = 1.0, p.alpha_f = 1.0f;
+  return p;
+}
+
+/* Every invariant of kernel k on p; returns the number of failures. */
+static int check_kernel_on(const tg_trace_kernel *k, const tg_problem *p) {
+  tg_trace t;
+  tg_trace_init(&t, k, p);
+  char err[256];
+  int failures = 0;
+  for (unsigned bz = 0; bz < t.grid[2]; ++bz)
+    for (unsigned by = 0; by < t.grid[1]; ++by)
+      for (unsigned bx = 0; bx < t.grid[0]; ++bx) {
+        tg_trace_cta c;
+        if (tg_trace_cta_at(&t, bx, by, bz, &c) != 0) continue;
+        for (int kt = 0; kt < c.k_tiles; ++kt) {
+          const int ok = tg_trace_check_k_tile(&t, &c, kt, err, sizeof err) == 0;
+          CHECK_MSG(ok, "%s, %lldx%lldx%lld batch %lld: CTA (%u,%u,%u) k-tile %d: %s", k->name,
+                    (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch, bx, by,
+                    bz, kt, err);
+          if (!ok && ++failures > 3) return failures; /* one broken map fails every tile */
+        }
+      }
+  const int ok = tg_trace_check_stores(&t, err, sizeof err) == 0;
+  CHECK_MSG(ok, "%s, %lldx%lldx%lld: stores: %s", k->name, (long long)p->m, (long long)p->n,
+            (long long)p->k, err);
+  return failures + !ok;
+}
+
+/* The problems of a kernel: one tile exactly, edges cut in m, n and k, a single element, and a
+ * padded, batched problem over several tiles. Rungs 1 and 2 take k-tiles of one k step, so
+ * their k stays small. */
+static void check_kernel(const tg_trace_kernel *k, tg_order a_order, tg_order b_order) {
+  const int64_t tm = k->tile_m, tn = k->tile_n, tk = k->tile_k == 1 ? 4 : k->tile_k;
+  const int64_t sizes[][5] = {
+      /* m, n, k, batch, pad */
+      {tm, tn, 2 * tk, 1, 0},
+      {tm + 3, tn - 5, tk + 7, 1, 0},
+      {1, 1, 1, 1, 0},
+      {2 * tm - 1, tn + 1, 3 * tk - 1, 2, 3},
+  };
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+    const tg_problem p =
+        problem(sizes[i][0], sizes[i][1], sizes[i][2], sizes[i][3], sizes[i][4], a_order, b_order);
+    if (check_kernel_on(k, &p) > 3) return;
+  }
+}
+
+/* The printed trace of a middle thread of the last CTA, at its last k-tile. */
+static void check_print(const tg_trace_kernel *k, tg_order a_order, tg_order b_order) {
+  const tg_problem p =
+      problem(k->tile_m + 5, k->tile_n + 3, 2 * k->tile_k + 1, 1, 0, a_order, b_order);
+  tg_trace t;
+  tg_trace_init(&t, k, &p);
+  tg_trace_print_options o;
+  memset(&o, 0, sizeof o);
+  o.bx = t.grid[0] - 1, o.by = t.grid[1] - 1;
+  o.tid = tg_trace_threads(&t) / 2 + 5;
+  o.kt = 2;
+  o.pictures = 1;
+  char err[256];
+  FILE *f = tmpfile();
+  CHECK(f != NULL);
+  if (!f) return;
+  CHECK_MSG(tg_trace_print(f, &t, &o, err, sizeof err) == 0, "%s: %s", k->name, err);
+  CHECK_MSG(ftell(f) > 0, "%s printed nothing", k->name);
+  fclose(f);
+  /* Outside the launch: refused with a reason. */
+  o.tid = tg_trace_threads(&t);
+  CHECK(tg_trace_print(stdout, &t, &o, err, sizeof err) != 0 && strstr(err, "thread") != NULL);
+  o.tid = 0;
+  o.bx = t.grid[0];
+  CHECK(tg_trace_print(stdout, &t, &o, err, sizeof err) != 0 && strstr(err, "CTA") != NULL);
+  o.bx = 0;
+  o.kt = 3;
+  CHECK(tg_trace_print(stdout, &t, &o, err, sizeof err) != 0 && strstr(err, "k-tile") != NULL);
+}
+
+int main(void) {
+  int kernels = 0;
+  for (int i = 0; tg_trace_kernel_at(i); ++i, ++kernels) {
+    const tg_trace_kernel *k = tg_trace_kernel_at(i);
+    /* The frame each family computes in: simt A·B row-major, ladder A·Bᵀ (both K-major). */
+    const tg_order b_order = strcmp(k->family, "simt") == 0 ? TG_ROW_MAJOR : TG_COL_MAJOR;
+    check_kernel(k, TG_ROW_MAJOR, b_order);
+    check_print(k, TG_ROW_MAJOR, b_order);
+    CHECK(tg_trace_kernel_find(k->name) == k);
+  }
+  CHECK(kernels >= 12); /* the teaching rungs 1-12 */
+  CHECK(tg_trace_kernel_find("no_such_kernel") == NULL);
+  return tg_test_finish("test_trace");
+}
