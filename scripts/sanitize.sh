@@ -52,6 +52,8 @@ runs=(
   "test_gpu_features --kernel f32_64x64x16_splitk"
   "test_gpu_features --kernel ref"
   "test_ladder_edges"
+  "test_gpu_repack"
+  "test_gpu_tf32x3"
 )
 # memcheck only: the exact-extent fuzz in parts (2,000 requests), and forced onto a kernel of
 # each family (the fuzz's other input types are refused by it).
