@@ -53,9 +53,10 @@ static int make_buffers(const tg_gemm *g, buffers *x, int offset, unsigned seed)
   x->b_bytes = packed_bytes(g, g->k, g->n, g->b_type);
   x->c_bytes = g->beta != 0.0 ? packed_bytes(g, g->m, g->n, g->c_type) : 0;
   x->d_bytes = packed_bytes(g, g->m, g->n, g->d_type);
+  /* C only when it is read (NULL otherwise, as free_buffers expects). */
   if (cudaMalloc(&x->a, x->a_bytes + offset * ea) || cudaMalloc(&x->b, x->b_bytes + offset * ea) ||
-      cudaMalloc(&x->c, x->c_bytes + offset * ec) || cudaMalloc(&x->d1, x->d_bytes + offset * ed) ||
-      cudaMalloc(&x->d2, x->d_bytes + offset * ed))
+      (x->c_bytes && cudaMalloc(&x->c, x->c_bytes + offset * ec)) ||
+      cudaMalloc(&x->d1, x->d_bytes + offset * ed) || cudaMalloc(&x->d2, x->d_bytes + offset * ed))
     return -1;
   /* Small integers in every byte pattern the type allows: inputs need only be the same for both. */
   size_t most = x->a_bytes > x->b_bytes ? x->a_bytes : x->b_bytes;
@@ -64,12 +65,11 @@ static int make_buffers(const tg_gemm *g, buffers *x, int offset, unsigned seed)
   for (size_t i = 0; i < most; ++i) host[i] = (unsigned char)((i * 7 + seed) % 61 & 0x3f);
   x->a = (char *)x->a + offset * ea;
   x->b = (char *)x->b + offset * ea;
-  x->c = (char *)x->c + offset * ec;
+  if (x->c) x->c = (char *)x->c + offset * ec;
   cudaMemcpy(x->a, host, x->a_bytes, cudaMemcpyHostToDevice);
   cudaMemcpy(x->b, host, x->b_bytes, cudaMemcpyHostToDevice);
-  cudaMemcpy(x->c, host, x->c_bytes, cudaMemcpyHostToDevice);
+  if (x->c) cudaMemcpy(x->c, host, x->c_bytes, cudaMemcpyHostToDevice);
   free(host);
-  if (!x->c_bytes) x->c = NULL;
   x->d1 = (char *)x->d1 + offset * ed;
   x->d2 = (char *)x->d2 + offset * ed;
   return 0;

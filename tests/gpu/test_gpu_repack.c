@@ -25,9 +25,7 @@ typedef struct layout {
 } layout;
 
 static int64_t line_count(const layout *x) { return x->order == TG_ROW_MAJOR ? x->rows : x->cols; }
-static int64_t line_extent(const layout *x) {
-  return x->order == TG_ROW_MAJOR ? x->cols : x->rows;
-}
+static int64_t line_extent(const layout *x) { return x->order == TG_ROW_MAJOR ? x->cols : x->rows; }
 /* Elements from the first to one past the last, over every batch. */
 static int64_t span(const layout *x) {
   return (x->batches - 1) * x->batch_stride + (line_count(x) - 1) * x->ld + line_extent(x);

@@ -98,6 +98,7 @@ static int run_mode(tg_handle *h, device_case *x, tg_compute compute, const tg_b
                     double *ratio, double *rel_err, float *d_host, const double *ref,
                     const double *mag) {
   x->g.compute = compute;
+  cudaMemset(x->d, 0xff, x->d_elems * sizeof(float)); /* NaN: an element not written fails */
   if (tg_matmul(h, &x->g, x->a, x->b, NULL, x->d, NULL) != TG_OK) {
     fprintf(stderr, "tg_matmul (%s): %s\n", tg_compute_name(compute), tg_last_error(h));
     return -1;

@@ -244,6 +244,8 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
            cudaMalloc((void **)&sink.smem_base,
                       (size_t)blocks * TG_REC_OPERANDS * sizeof(uint32_t)) == cudaSuccess &&
            cudaMemset(sink.counts, 0, (slots + 1) * sizeof(int32_t)) == cudaSuccess &&
+           /* every slot initialized: the whole buffer is copied back, written or not */
+           cudaMemset(sink.records, 0, slots * capacity * sizeof(tg_trace_record)) == cudaSuccess &&
            cudaMemset(sink.smem_base, 0, (size_t)blocks * TG_REC_OPERANDS * sizeof(uint32_t)) ==
                cudaSuccess &&
            tg_trace_sink_install(&sink) == cudaSuccess;
