@@ -27,15 +27,10 @@
 #include "epilogue.cuh"
 #include "problem.h"
 #include "ptx_sm80.cuh"
+#include "sm80_layout.h" /* the index arithmetic, shared with `tilegemm trace` */
 #include "sm80_smem_tile.cuh"
 #include "sm80_traits.cuh"
 
-/* Bytes of k staged per tile: one 128-byte swizzled row per m or n of a K-major operand. */
-#define TG_SM80_TILE_K_BYTES 128
-/* Rows of tiles that sweep the columns together (L2 reuse of B). */
-#define TG_SM80_GROUP_M 8
-/* fp32 words of padding per staging row: keeps the 8 rows a warp writes apart in banks. */
-#define TG_SM80_STAGE_PAD 4
 #define TG_MAX_GRID_Y 65535
 
 /* The k range of one split: split s of `splits` covers [k_begin, k_end). */
@@ -170,20 +165,23 @@ struct Sm80Gemm {
   static constexpr uint32_t kAMnRowBytes = kAMnChunks * TG_CHUNK_BYTES;
   static constexpr uint32_t kBMnRowBytes = kBMnChunks * TG_CHUNK_BYTES;
   __device__ static FragmentOffsets warp_fragment_offsets(int warp_m, int warp_n) {
-    const int lane = threadIdx.x & 31, mat = lane >> 3;
+    const int lane = threadIdx.x & 31;
     FragmentOffsets f = {0u, 0u};
-    if constexpr (A_KMAJOR)
-      f.a = thread_swizzled_offset(warp_m * kWarpM + (lane & 7) + 8 * ((lane >> 3) & 1), lane >> 4,
-                                   8);
-    else if constexpr (kAMnShortcut)
-      f.a = thread_swizzled_offset((lane & 7) + 8 * (mat >> 1), warp_m * kWarpM / 8 + (mat & 1),
-                                   kAMnChunks);
-    if constexpr (B_KMAJOR)
-      f.b = kTileABytes + thread_swizzled_offset(warp_n * kWarpN + (lane & 7) + 8 * (lane >> 4),
-                                                 (lane >> 3) & 1, 8);
-    else if constexpr (kBMnShortcut)
-      f.b = kTileABytes + thread_swizzled_offset((lane & 7) + 8 * (mat & 1),
-                                                 warp_n * kWarpN / 8 + (mat >> 1), kBMnChunks);
+    constexpr int kKChunks = TG_SM80_TILE_K_BYTES / TG_CHUNK_BYTES;
+    if constexpr (A_KMAJOR) {
+      const tg_cell c = tg_sm80_ldsm_a_kmajor(lane, warp_m, kWarpM);
+      f.a = thread_swizzled_offset(c.row, c.col, kKChunks);
+    } else if constexpr (kAMnShortcut) {
+      const tg_cell c = tg_sm80_ldsm_a_mn(lane, 0, warp_m * kWarpM);
+      f.a = thread_swizzled_offset(c.row, c.col, kAMnChunks);
+    }
+    if constexpr (B_KMAJOR) {
+      const tg_cell c = tg_sm80_ldsm_b_kmajor(lane, warp_n, kWarpN);
+      f.b = kTileABytes + thread_swizzled_offset(c.row, c.col, kKChunks);
+    } else if constexpr (kBMnShortcut) {
+      const tg_cell c = tg_sm80_ldsm_b_mn(lane, 0, warp_n * kWarpN);
+      f.b = kTileABytes + thread_swizzled_offset(c.row, c.col, kBMnChunks);
+    }
     return f;
   }
 
@@ -194,21 +192,18 @@ struct Sm80Gemm {
                                                              uint32_t (&fb)[kNI][2]) {
     constexpr uint32_t kRows16Bytes = 16 * TG_SM80_TILE_K_BYTES; /* 16 rows of a K-major tile */
     const int lane = threadIdx.x & 31;
-    const uint32_t sa = stage + (fo.a ^ (uint32_t)(ks * TG_SM80_MMA_K_BYTES));
-    const uint32_t sb = stage + (fo.b ^ (uint32_t)(ks * TG_SM80_MMA_K_BYTES));
+    const uint32_t sa = stage + tg_sm80_kstep_offset(fo.a, ks);
+    const uint32_t sb = stage + tg_sm80_kstep_offset(fo.b, ks);
 #pragma unroll
     for (int mi = 0; mi < kMI; ++mi) {
       if constexpr (A_KMAJOR) {
         warp_ldmatrix_x4(fa[mi], sa + mi * kRows16Bytes);
       } else if constexpr (kAMnShortcut) {
         warp_ldmatrix_x4_trans(fa[mi],
-                               stage + ks * 16 * kAMnRowBytes + (fo.a ^ (uint32_t)(mi * 32)));
+                               stage + ks * 16 * kAMnRowBytes + tg_sm80_mn_tile_offset(fo.a, mi));
       } else {
-        const int mat = lane >> 3;
-        const int krow = ks * 16 + (lane & 7) + 8 * (mat >> 1);
-        const int m_base = warp_m * kWarpM + mi * 16;
-        warp_ldmatrix_x4_trans(
-            fa[mi], stage + thread_swizzled_offset(krow, m_base / 8 + (mat & 1), kAMnChunks));
+        const tg_cell c = tg_sm80_ldsm_a_mn(lane, ks, warp_m * kWarpM + mi * 16);
+        warp_ldmatrix_x4_trans(fa[mi], stage + thread_swizzled_offset(c.row, c.col, kAMnChunks));
       }
     }
 #pragma unroll
@@ -217,14 +212,12 @@ struct Sm80Gemm {
       if constexpr (B_KMAJOR) {
         warp_ldmatrix_x4(r, sb + nj * kRows16Bytes);
       } else if constexpr (kBMnShortcut) {
-        warp_ldmatrix_x4_trans(r, stage + ks * 16 * kBMnRowBytes + (fo.b ^ (uint32_t)(nj * 32)));
+        warp_ldmatrix_x4_trans(r,
+                               stage + ks * 16 * kBMnRowBytes + tg_sm80_mn_tile_offset(fo.b, nj));
       } else {
-        const int mat = lane >> 3;
-        const int krow = ks * 16 + (lane & 7) + 8 * (mat & 1);
-        const int n_base = warp_n * kWarpN + nj * 16;
+        const tg_cell c = tg_sm80_ldsm_b_mn(lane, ks, warp_n * kWarpN + nj * 16);
         warp_ldmatrix_x4_trans(
-            r, stage + kTileABytes +
-                   thread_swizzled_offset(krow, n_base / 8 + (mat >> 1), kBMnChunks));
+            r, stage + kTileABytes + thread_swizzled_offset(c.row, c.col, kBMnChunks));
       }
       fb[2 * nj][0] = r[0];
       fb[2 * nj][1] = r[1];
@@ -322,19 +315,18 @@ struct Sm80Gemm {
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
   __device__ static void tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles, int64_t *tm,
                                  int64_t *tn) {
-    const int64_t group = TG_SM80_GROUP_M * n_tiles;
-    const int64_t first_m = (id / group) * TG_SM80_GROUP_M;
-    const int64_t rows = m_tiles - first_m < TG_SM80_GROUP_M ? m_tiles - first_m : TG_SM80_GROUP_M;
-    *tm = first_m + (id % group) % rows;
-    *tn = (id % group) / rows;
+    const tg_sm80_tile t = tg_sm80_tile_of(id, m_tiles, n_tiles);
+    *tm = t.tm;
+    *tn = t.tn;
   }
 
   /* One CTA: tile blockIdx.x, then (batch, split) pairs over the grid's y dimension. */
   __device__ static void run(const tg_problem &p, int splits, int64_t k_split, Acc *partial) {
     extern __shared__ __align__(128) unsigned char smem[];
     const uint32_t smem_base = thread_smem_address(smem);
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const int warp_m = warp / WARPS_N, warp_n = warp % WARPS_N;
+    const int lane = threadIdx.x & 31;
+    const tg_cell warp_cell = tg_sm80_warp_cell(threadIdx.x >> 5, WARPS_N);
+    const int warp_m = warp_cell.row, warp_n = warp_cell.col;
     const int64_t m_tiles = (p.m + BM - 1) / BM, n_tiles = (p.n + BN - 1) / BN;
     int64_t tm, tn;
     tile_of(blockIdx.x, m_tiles, n_tiles, &tm, &tn);
@@ -391,15 +383,15 @@ struct Sm80Gemm {
 
       /* Stage the accumulators: row-major BM × BN words. */
       Acc *staging = (Acc *)smem;
-      const int g = lane >> 2, t = lane & 3;
+      const tg_cell q = tg_sm80_acc_lane_cell(lane);
 #pragma unroll
       for (int mi = 0; mi < kMI; ++mi)
 #pragma unroll
         for (int ni = 0; ni < kNI; ++ni)
 #pragma unroll
           for (int half = 0; half < 2; ++half) {
-            const int row = warp_m * kWarpM + mi * 16 + g + 8 * half;
-            const int col = warp_n * kWarpN + ni * 8 + 2 * t;
+            const int row = warp_m * kWarpM + mi * 16 + q.row + 8 * half;
+            const int col = warp_n * kWarpN + ni * 8 + q.col;
             Acc *dst = staging + row * kStagingStride + col;
             dst[0] = ml.acc[mi][ni][2 * half];
             dst[1] = ml.acc[mi][ni][2 * half + 1];
@@ -409,7 +401,8 @@ struct Sm80Gemm {
       /* Each thread takes segments of 8 consecutive outputs of a row. */
       constexpr int kSegmentsPerRow = BN / TG_EPILOGUE_VECTOR;
       for (int s = threadIdx.x; s < BM * kSegmentsPerRow; s += kThreads) {
-        const int r = s / kSegmentsPerRow, c = (s % kSegmentsPerRow) * TG_EPILOGUE_VECTOR;
+        const tg_cell seg = tg_sm80_segment_cell(s, kSegmentsPerRow, TG_EPILOGUE_VECTOR);
+        const int r = seg.row, c = seg.col;
         const int64_t row = m0 + r, col = n0 + c;
         if (row >= p.m || col >= p.n) continue;
         Acc v[TG_EPILOGUE_VECTOR];

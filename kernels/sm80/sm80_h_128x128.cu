@@ -3,5 +3,5 @@
  * mid-size problems, where 128×256 tiles would leave SMs idle; also its split-K row. */
 #include "sm80_launch.cuh"
 
-SM80_ROW(h_128x128, (sm80_launch_16bit<128, 128, 2, 2, 3, 2>), 128, 128, 64, 0)
-SM80_ROW(h_128x128_splitk, (sm80_launch_16bit<128, 128, 2, 2, 3, 2>), 128, 128, 64, 1)
+SM80_ROW(h_128x128, (sm80_launch_16bit<TG_SM80_H_128X128>), 128, 128, 64, 0)
+SM80_ROW(h_128x128_splitk, (sm80_launch_16bit<TG_SM80_H_128X128>), 128, 128, 64, 1)

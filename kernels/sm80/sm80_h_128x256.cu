@@ -2,4 +2,4 @@
  * the largest tile, for large problems (fewest bytes loaded per flop). */
 #include "sm80_launch.cuh"
 
-SM80_ROW(h_128x256, (sm80_launch_16bit<128, 256, 2, 4, 4>), 128, 256, 64, 0)
+SM80_ROW(h_128x256, (sm80_launch_16bit<TG_SM80_H_128X256>), 128, 256, 64, 0)

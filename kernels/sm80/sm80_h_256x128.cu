@@ -2,4 +2,4 @@
  * the tall twin of 128×256, for problems with m much larger than n. */
 #include "sm80_launch.cuh"
 
-SM80_ROW(h_256x128, (sm80_launch_16bit<256, 128, 4, 2, 4>), 256, 128, 64, 0)
+SM80_ROW(h_256x128, (sm80_launch_16bit<TG_SM80_H_256X128>), 256, 128, 64, 0)

@@ -2,4 +2,4 @@
  * small m (decode-like shapes) and wave-quantization relief. */
 #include "sm80_launch.cuh"
 
-SM80_ROW(h_64x128, (sm80_launch_16bit<64, 128, 2, 2, 4>), 64, 128, 64, 0)
+SM80_ROW(h_64x128, (sm80_launch_16bit<TG_SM80_H_64X128>), 64, 128, 64, 0)

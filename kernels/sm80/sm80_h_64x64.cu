@@ -2,5 +2,5 @@
  * small problems; with split-K, small m·n with large k. */
 #include "sm80_launch.cuh"
 
-SM80_ROW(h_64x64, (sm80_launch_16bit<64, 64, 2, 2, 4>), 64, 64, 64, 0)
-SM80_ROW(h_64x64_splitk, (sm80_launch_16bit<64, 64, 2, 2, 4>), 64, 64, 64, 1)
+SM80_ROW(h_64x64, (sm80_launch_16bit<TG_SM80_H_64X64>), 64, 64, 64, 0)
+SM80_ROW(h_64x64_splitk, (sm80_launch_16bit<TG_SM80_H_64X64>), 64, 64, 64, 1)

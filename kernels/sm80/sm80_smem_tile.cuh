@@ -16,13 +16,11 @@
 #include <stdint.h>
 
 #include "ptx_sm80.cuh"
-
-#define TG_CHUNK_BYTES 16
-#define TG_SWIZZLE_ROWS 8
+#include "sm80_layout.h" /* TG_CHUNK_BYTES, TG_SWIZZLE_ROWS and the index arithmetic */
 
 /* Byte offset of logical chunk `chunk` of row `row` in a tile of row_chunks chunks per row. */
 __device__ __forceinline__ uint32_t thread_swizzled_offset(int row, int chunk, int row_chunks) {
-  return (uint32_t)((row * row_chunks + (chunk ^ (row & (TG_SWIZZLE_ROWS - 1)))) * TG_CHUNK_BYTES);
+  return tg_sm80_swizzled_offset(row, chunk, row_chunks);
 }
 
 /* Clamps the bytes of a 16-byte chunk that lie inside the matrix: `left` elements remain
@@ -63,7 +61,8 @@ struct BlockTileLoader {
   }
 
   __device__ __forceinline__ void init(const char *matrix, int64_t ld, int64_t row0, int64_t col0) {
-    const int c = threadIdx.x % kRowChunks, r = threadIdx.x / kRowChunks;
+    const tg_cell first = tg_sm80_copy_cell(threadIdx.x, kRowChunks);
+    const int c = first.col, r = first.row;
     const int64_t row_bytes = ld * kElemBytes;
     row = (int)row0 + r;
     col = (int)col0 + c * kElemsPerChunk;

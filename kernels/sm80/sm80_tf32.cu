@@ -4,7 +4,7 @@
  * than 128×256: the same fragments per warp, and it measured faster. */
 #include "sm80_launch.cuh"
 
-SM80_ROW(tf32_256x128, (sm80_launch_one_type<Sm80TF32, 256, 128, 4, 2, 3>), 256, 128, 32, 0)
-SM80_ROW(tf32_128x128, (sm80_launch_one_type<Sm80TF32, 128, 128, 2, 2, 3, 2>), 128, 128, 32, 0)
-SM80_ROW(tf32_64x64, (sm80_launch_one_type<Sm80TF32, 64, 64, 2, 2, 4>), 64, 64, 32, 0)
-SM80_ROW(tf32_64x64_splitk, (sm80_launch_one_type<Sm80TF32, 64, 64, 2, 2, 4>), 64, 64, 32, 1)
+SM80_ROW(tf32_256x128, (sm80_launch_one_type<Sm80TF32, TG_SM80_TF32_256X128>), 256, 128, 32, 0)
+SM80_ROW(tf32_128x128, (sm80_launch_one_type<Sm80TF32, TG_SM80_TF32_128X128>), 128, 128, 32, 0)
+SM80_ROW(tf32_64x64, (sm80_launch_one_type<Sm80TF32, TG_SM80_TF32_64X64>), 64, 64, 32, 0)
+SM80_ROW(tf32_64x64_splitk, (sm80_launch_one_type<Sm80TF32, TG_SM80_TF32_64X64>), 64, 64, 32, 1)

@@ -11,9 +11,7 @@
 #include <stdint.h>
 
 #include "ptx_sm80.cuh"
-
-/* Bytes of k one mma consumes per row: two 16-byte chunks, for every type. */
-#define TG_SM80_MMA_K_BYTES 32
+#include "sm80_layout.h" /* TG_SM80_MMA_K_BYTES: the k bytes of one mma per row, every type */
 
 struct Sm80F16 {
   static constexpr int kBytes = 2;

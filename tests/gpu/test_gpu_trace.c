@@ -193,7 +193,7 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
   const int failures_before = g_failures;
   tg_problem p = *p0;
   tg_trace t;
-  tg_trace_init(&t, k, &p);
+  tg_trace_init(&t, k, &p, 1);
   const int threads = tg_trace_threads(&t);
   const int64_t blocks = (int64_t)t.grid[0] * t.grid[1] * t.grid[2];
   const int64_t a_elems = p.batch_stride_a * p.batch, b_elems = p.batch_stride_b * p.batch;

@@ -32,10 +32,10 @@ static tg_problem problem(int64_t m, int64_t n, int64_t k, int64_t batch, int64_
   return p;
 }
 
-/* Every invariant of kernel k on p; returns the number of failures. */
-static int check_kernel_on(const tg_trace_kernel *k, const tg_problem *p) {
+/* Every invariant of kernel k on p split `splits` ways; returns the number of failures. */
+static int check_kernel_on(const tg_trace_kernel *k, const tg_problem *p, int splits) {
   tg_trace t;
-  tg_trace_init(&t, k, p);
+  tg_trace_init(&t, k, p, splits);
   char err[256];
   int failures = 0;
   for (unsigned bz = 0; bz < t.grid[2]; ++bz)
@@ -58,9 +58,10 @@ static int check_kernel_on(const tg_trace_kernel *k, const tg_problem *p) {
 }
 
 /* The problems of a kernel: one tile exactly, edges cut in m, n and k, a single element, and a
- * padded, batched problem over several tiles. Rungs 1 and 2 take k-tiles of one k step, so
- * their k stays small. */
-static void check_kernel(const tg_trace_kernel *k, tg_order a_order, tg_order b_order) {
+ * padded, batched problem over several tiles; in every order of A and B the kernel reads, and,
+ * for the rows that split k, split two and three ways (the last split empty). Rungs 1 and 2
+ * take k-tiles of one k step, so their k stays small. */
+static void check_kernel(const tg_trace_kernel *k) {
   const int64_t tm = k->tile_m, tn = k->tile_n, tk = k->tile_k == 1 ? 4 : k->tile_k;
   const int64_t sizes[][5] = {
       /* m, n, k, batch, pad */
@@ -69,11 +70,25 @@ static void check_kernel(const tg_trace_kernel *k, tg_order a_order, tg_order b_
       {1, 1, 1, 1, 0},
       {2 * tm - 1, tn + 1, 3 * tk - 1, 2, 3},
   };
-  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
-    const tg_problem p =
-        problem(sizes[i][0], sizes[i][1], sizes[i][2], sizes[i][3], sizes[i][4], a_order, b_order);
-    if (check_kernel_on(k, &p) > 3) return;
-  }
+  const int splitk = strstr(k->name, "splitk") != NULL;
+  for (int a = TG_ROW_MAJOR; a <= TG_COL_MAJOR; ++a)
+    for (int b = TG_ROW_MAJOR; b <= TG_COL_MAJOR; ++b) {
+      if (!(k->a_orders >> a & 1u) || !(k->b_orders >> b & 1u)) continue;
+      for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+        const tg_problem p = problem(sizes[i][0], sizes[i][1], sizes[i][2], sizes[i][3],
+                                     sizes[i][4], (tg_order)a, (tg_order)b);
+        if (check_kernel_on(k, &p, 1) > 3) return;
+      }
+      for (int splits = 2; splitk && splits <= 3; ++splits) {
+        const tg_problem p = problem(tm + 3, tn - 5, 3 * tk + 5, 2, 1, (tg_order)a, (tg_order)b);
+        if (check_kernel_on(k, &p, splits) > 3) return;
+      }
+    }
+}
+
+/* The order a kernel reads an operand in: row-major if it takes it. */
+static tg_order first_order(unsigned orders) {
+  return orders >> TG_ROW_MAJOR & 1u ? TG_ROW_MAJOR : TG_COL_MAJOR;
 }
 
 /* The printed trace of a middle thread of the last CTA, at its last k-tile. */
@@ -81,7 +96,7 @@ static void check_print(const tg_trace_kernel *k, tg_order a_order, tg_order b_o
   const tg_problem p =
       problem(k->tile_m + 5, k->tile_n + 3, 2 * k->tile_k + 1, 1, 0, a_order, b_order);
   tg_trace t;
-  tg_trace_init(&t, k, &p);
+  tg_trace_init(&t, k, &p, 1);
   tg_trace_print_options o;
   memset(&o, 0, sizeof o);
   o.bx = t.grid[0] - 1, o.by = t.grid[1] - 1;
@@ -110,13 +125,11 @@ int main(void) {
   int kernels = 0;
   for (int i = 0; tg_trace_kernel_at(i); ++i, ++kernels) {
     const tg_trace_kernel *k = tg_trace_kernel_at(i);
-    /* The frame each family computes in: simt A·B row-major, ladder A·Bᵀ (both K-major). */
-    const tg_order b_order = strcmp(k->family, "simt") == 0 ? TG_ROW_MAJOR : TG_COL_MAJOR;
-    check_kernel(k, TG_ROW_MAJOR, b_order);
-    check_print(k, TG_ROW_MAJOR, b_order);
+    check_kernel(k);
+    check_print(k, first_order(k->a_orders), first_order(k->b_orders));
     CHECK(tg_trace_kernel_find(k->name) == k);
   }
-  CHECK(kernels >= 12); /* the teaching rungs 1-12 */
+  CHECK(kernels >= 12 + 15); /* the teaching rungs 1-12, the sm80 rows */
   CHECK(tg_trace_kernel_find("no_such_kernel") == NULL);
   return tg_test_finish("test_trace");
 }

@@ -30,12 +30,14 @@ static const char k_help[] =
     "elements of D it writes; then pictures of the tiles and of shared memory with its cells\n"
     "marked ('#' the thread, '+' its warp, '.' the other threads, ':' zeros past the edge).\n"
     "\n"
-    "  --kernel NAME         a traced kernel (the ladder rungs 1-12; `tilegemm trace --list`);\n"
+    "  --kernel NAME         a traced kernel (the ladder rungs 1-12, the sm80 family; `tilegemm\n"
+    "                        trace --list`);\n"
     "                        without it, the kernel the planner picks for the request\n"
     "  problem options       those of `tilegemm bench` (--mnkl, --ab-dtype, --a-major, --b-major,\n"
-    "                        --lda, ...). Unless given, the input type and the orders are the\n"
-    "                        kernel's own: f32 with B n-major for rungs 1-8, bf16 with B k-major\n"
-    "                        for rungs 9-12\n"
+    "                        --lda, ...). Unless given, the input type, the accumulation and the\n"
+    "                        orders are the kernel's own: f32 with B n-major for rungs 1-8, bf16\n"
+    "                        K-major for rungs 9-12 and sm80's 16-bit rows, f32 with tf32 or s8\n"
+    "                        for its tf32 and s8 rows\n"
     "  --block X,Y[,Z]       the CTA: blockIdx (default 0,0,0; z is the batch)\n"
     "  --thread T            the thread: threadIdx.x + blockDim.x * threadIdx.y (default 0)\n"
     "  --k-tile K            the k-tile (default 0)\n"
@@ -77,16 +79,15 @@ static int with_kernel_defaults(int argc, char **argv, char **out) {
   int n = 0;
   out[n++] = argv[0];
   out[n++] = argv[1];
-  if (k && strcmp(k->family, "simt") == 0) {
-    static char *simt[] = {"--ab-dtype", "f32", "--a-major", "k", "--b-major", "n"};
-    const char *names[] = {"--ab-dtype", "--a-major", "--b-major"};
-    for (int i = 0; i < 3; ++i)
-      if (!given(argc, argv, names[i])) out[n++] = simt[2 * i], out[n++] = simt[2 * i + 1];
-  } else if (k && strcmp(k->family, "ladder") == 0) {
-    static char *ladder[] = {"--a-major", "k", "--b-major", "k"};
-    const char *names[] = {"--a-major", "--b-major"};
-    for (int i = 0; i < 2; ++i)
-      if (!given(argc, argv, names[i])) out[n++] = ladder[2 * i], out[n++] = ladder[2 * i + 1];
+  if (k) {
+    static char ab[] = "--ab-dtype", acc[] = "--acc-dtype", am[] = "--a-major", bm[] = "--b-major";
+    static char k_major[] = "k", m_major[] = "m", n_major[] = "n";
+    if (!given(argc, argv, ab)) out[n++] = ab, out[n++] = (char *)k->ab_dtype;
+    if (k->acc_dtype && !given(argc, argv, acc)) out[n++] = acc, out[n++] = (char *)k->acc_dtype;
+    if (!given(argc, argv, am))
+      out[n++] = am, out[n++] = k->a_orders >> TG_ROW_MAJOR & 1u ? k_major : m_major;
+    if (!given(argc, argv, bm))
+      out[n++] = bm, out[n++] = k->b_orders >> TG_COL_MAJOR & 1u ? k_major : n_major;
   }
   for (int i = 2; i < argc && n < TRACE_MAX_ARGS; ++i) out[n++] = argv[i];
   return n;
@@ -190,12 +191,15 @@ int tg_cmd_trace(int argc, char **argv) {
     return TG_EXIT_ERROR;
   }
   char lead[256];
-  snprintf(lead, sizeof lead, "plan: %s%s%s%s", plan.kernel->name,
+  char split[32] = "";
+  if (plan.splits > 1) snprintf(split, sizeof split, ", k split %d ways", plan.splits);
+  snprintf(lead, sizeof lead, "plan: %s%s%s%s%s", plan.kernel->name,
            o.g.kernel ? " (named)" : " (the planner's pick)",
-           plan.repack_a ? ", A repacked first" : "", plan.repack_b ? ", B repacked first" : "");
+           plan.repack_a ? ", A repacked first" : "", plan.repack_b ? ", B repacked first" : "",
+           split);
   po.lead = lead;
   tg_trace t;
-  tg_trace_init(&t, k, &p);
+  tg_trace_init(&t, k, &p, plan.splits);
   if (tg_trace_print(stdout, &t, &po, err, sizeof err) != 0) {
     fprintf(stderr, "tilegemm trace: %s\n", err);
     return TG_EXIT_ERROR;

@@ -6,6 +6,7 @@
 #include "trace.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,7 @@ typedef struct family_table {
 static const family_table k_families[] = {
     {tg_trace_simt_kernels, &tg_trace_simt_count},
     {tg_trace_ladder_kernels, &tg_trace_ladder_count},
+    {tg_trace_sm80_kernels, &tg_trace_sm80_count},
 };
 
 const tg_trace_kernel *tg_trace_kernel_at(int i) {
@@ -68,11 +70,12 @@ const tg_trace_kernel *tg_trace_kernel_find(const char *name) {
   return NULL;
 }
 
-void tg_trace_init(tg_trace *t, const tg_trace_kernel *k, const tg_problem *p) {
+void tg_trace_init(tg_trace *t, const tg_trace_kernel *k, const tg_problem *p, int splits) {
   memset(t, 0, sizeof *t);
   t->kernel = k;
   t->p = *p;
-  k->grid(p, t->grid);
+  t->splits = splits > 1 ? splits : 1;
+  k->grid(t, t->grid);
 }
 
 int tg_trace_threads(const tg_trace *t) { return t->kernel->block_x * t->kernel->block_y; }
@@ -83,6 +86,8 @@ int tg_trace_cta_at(const tg_trace *t, unsigned bx, unsigned by, unsigned bz, tg
 }
 
 /* ---- the ladder's grid (ladder_grid.h) ---------------------------------------------------- */
+
+const char tg_trace_ladder_grid_note[] = "x: column tiles, y: row tiles, z: batches";
 
 void tg_trace_ladder_grid(const tg_problem *p, int tile_m, int tile_n, unsigned grid[3]) {
   const tg_ladder_grid_dims g = tg_ladder_grid(p, tile_m, tile_n);
@@ -167,6 +172,13 @@ void tg_trace_put_fragment(tg_trace_list *out, int operand, int access, int step
   tg_trace_list_push(out, &e);
 }
 
+/* The offset of D(row, col) of the CTA's batch, or with split-K of its partial sum. */
+static int64_t store_offset(const tg_trace *t, const tg_trace_cta *c, int64_t row, int64_t col) {
+  const tg_problem *p = &t->p;
+  if (t->splits > 1) return ((c->split * p->batch + c->bat) * p->m + row) * p->n + col;
+  return tg_trace_offset(p, TG_TRACE_D, c->bat, row, col);
+}
+
 void tg_trace_put_store(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c, int access,
                         int64_t row, int64_t col) {
   if (!tg_trace_inside(t, c, TG_TRACE_D, row, col)) return;
@@ -177,7 +189,7 @@ void tg_trace_put_store(tg_trace_list *out, const tg_trace *t, const tg_trace_ct
   e.access = access;
   e.row = row;
   e.col = col;
-  e.offset = tg_trace_offset(&t->p, TG_TRACE_D, c->bat, row, col);
+  e.offset = store_offset(t, c, row, col);
   e.smem = -1;
   tg_trace_list_push(out, &e);
 }
@@ -204,9 +216,14 @@ void tg_trace_put_accumulator(tg_trace_list *out, const tg_trace *t, const tg_tr
 #define LDSM_HALF_BYTES 2
 #define LDSM_ROWS 8
 
-int64_t tg_trace_ldmatrix_x4(const int64_t addr[32], int lane, int reg, int half) {
-  return addr[LDSM_ROWS * reg + lane / LDSM_LANES_PER_ROW] +
-         LDSM_REG_BYTES * (lane % LDSM_LANES_PER_ROW) + LDSM_HALF_BYTES * half;
+int64_t tg_trace_ldmatrix_x4(const int64_t addr[32], int lane, int reg, int e, int elem_bytes,
+                             int trans) {
+  const int per_row = LDSM_LANES_PER_ROW;
+  if (trans)
+    return addr[LDSM_ROWS * reg + (LDSM_REG_BYTES / LDSM_HALF_BYTES) * (lane % per_row) + e] +
+           LDSM_HALF_BYTES * (lane / per_row);
+  return addr[LDSM_ROWS * reg + lane / per_row] + LDSM_REG_BYTES * (lane % per_row) +
+         elem_bytes * e;
 }
 
 /* ---- one thread --------------------------------------------------------------------------- */
@@ -281,6 +298,9 @@ int tg_trace_thread(const tg_trace *t, const tg_trace_cta *c, int tid, int kt, i
 }
 
 /* ---- invariants --------------------------------------------------------------------------- */
+
+/* Threads of a warp. */
+#define MMA_WARP 32
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 3, 4)))
@@ -426,6 +446,66 @@ static int check_fragments_resolved(const tg_trace *t, const tg_trace_cta *c, in
   return rc;
 }
 
+/* Registers an ldmatrix.x4 fills, and the bytes of one. */
+#define MMA_LDSM_REGS 4
+#define MMA_REG_BYTES 4
+/* Rows of an m16n8 tile's half, lanes sharing a row (4t..4t+3), and columns of an n8 tile. */
+#define MMA_HALF_ROWS 8
+#define MMA_QUAD 4
+#define MMA_N 8
+
+/* mma.sync fragments, per warp, k step and ldmatrix.x4 (a group of 4 registers of
+ * MMA_REG_BYTES / elem_bytes elements each: an m16 tile of A, or two n8 tiles of B): every
+ * lane 4g+t holds, in register r and element e, the element the PTX ISA's m16n8k(16·4 / bytes)
+ * layout gives it, relative to the group's first row and k. A: row g + 8·(r % 2), k
+ * (r / 2)·4·epr + epr·t + e; B: k (r % 2)·4·epr + epr·t + e, column g of n8 tile r / 2. */
+static int check_mma_layout(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
+                            size_t len) {
+  const int epr = MMA_REG_BYTES / t->kernel->elem_bytes, group = MMA_LDSM_REGS * epr;
+  const int warps = tg_trace_threads(t) / MMA_WARP;
+  tg_trace_list lanes[MMA_WARP], staged = {0};
+  memset(lanes, 0, sizeof lanes);
+  int rc = tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : fail(err, len, "out of host memory");
+  for (int w = 0; rc == 0 && w < warps; ++w) {
+    for (int lane = 0; lane < MMA_WARP; ++lane) {
+      tg_trace_list_clear(&lanes[lane]);
+      tg_trace_thread_staged(t, c, w * MMA_WARP + lane, kt, 0, &staged, &lanes[lane]);
+    }
+    const tg_trace_elem *f0 = lanes[0].v;
+    int first = 0;
+    while (first < lanes[0].count && f0[first].kind != TG_TRACE_FRAGMENT) ++first;
+    for (int g0 = first; rc == 0 && g0 + group <= lanes[0].count; g0 += group) {
+      const int b = f0[g0].operand == TG_TRACE_B;
+      int64_t outer0 = INT64_MAX, k0 = INT64_MAX;
+      for (int lane = 0; lane < MMA_WARP; ++lane)
+        for (int i = 0; i < group; ++i) {
+          const tg_trace_elem *e = &lanes[lane].v[g0 + i];
+          const int64_t outer = b ? e->col : e->row, kk = b ? e->row : e->col;
+          if (outer < outer0) outer0 = outer;
+          if (kk < k0) k0 = kk;
+        }
+      for (int lane = 0; rc == 0 && lane < MMA_WARP; ++lane)
+        for (int i = 0; rc == 0 && i < group; ++i) {
+          const tg_trace_elem *e = &lanes[lane].v[g0 + i];
+          const int r = i / epr, x = i % epr, g = lane / MMA_QUAD, tq = lane % MMA_QUAD;
+          const int64_t outer = b ? e->col : e->row, kk = b ? e->row : e->col;
+          const int64_t want_outer =
+              b ? outer0 + MMA_N * (r / 2) + g : outer0 + g + MMA_HALF_ROWS * (r % 2);
+          const int64_t want_k = k0 + (b ? r % 2 : r / 2) * MMA_QUAD * epr + epr * tq + x;
+          if (outer != want_outer || kk != want_k)
+            rc = fail(err, len,
+                      "thread %d, k step %d: register %d element %d of %s holds (%lld, %lld), "
+                      "not the mma.sync layout's",
+                      w * MMA_WARP + lane, e->step, r, x, b ? "B" : "A", (long long)e->row,
+                      (long long)e->col);
+        }
+    }
+  }
+  for (int lane = 0; lane < MMA_WARP; ++lane) tg_trace_list_free(&lanes[lane]);
+  tg_trace_list_free(&staged);
+  return rc;
+}
+
 int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
                           size_t err_len) {
   const tg_trace_kernel *k = t->kernel;
@@ -433,13 +513,14 @@ int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char
   if (k->k_steps && check_fragments_resolved(t, c, kt, err, err_len) != 0) return -1;
   if (!k->mma_fragments && !k->fragments_opaque && check_operands(t, c, kt, err, err_len) != 0)
     return -1;
+  if (k->mma_fragments && check_mma_layout(t, c, kt, err, err_len) != 0) return -1;
   if (k->check && k->check(t, c, kt, err, err_len) != 0) return -1;
   return 0;
 }
 
 int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len) {
   const tg_problem *p = &t->p;
-  const int64_t cells = p->m * p->n * p->batch;
+  const int64_t cells = p->m * p->n * p->batch * t->splits;
   unsigned char *seen = (unsigned char *)calloc((size_t)cells, 1);
   if (!seen) return fail(err, err_len, "out of host memory");
   tg_trace_list l = {0};
@@ -455,11 +536,11 @@ int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len) {
           if (l.failed) rc = fail(err, err_len, "out of host memory");
           for (int i = 0; rc == 0 && i < l.count; ++i) {
             const tg_trace_elem *e = &l.v[i];
-            const int64_t cell = (c.bat * p->m + e->row) * p->n + e->col;
+            const int64_t cell = ((c.split * p->batch + c.bat) * p->m + e->row) * p->n + e->col;
             if (e->row < 0 || e->row >= p->m || e->col < 0 || e->col >= p->n)
               rc = fail(err, err_len, "CTA (%u,%u,%u) thread %d stores D(%lld, %lld), outside D",
                         bx, by, bz, tid, (long long)e->row, (long long)e->col);
-            else if (e->offset != tg_trace_offset(p, TG_TRACE_D, c.bat, e->row, e->col))
+            else if (e->offset != store_offset(t, &c, e->row, e->col))
               rc = fail(err, err_len, "D(%lld, %lld) is stored at the wrong offset",
                         (long long)e->row, (long long)e->col);
             else if (seen[cell]++)
@@ -470,9 +551,10 @@ int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len) {
       }
   for (int64_t i = 0; rc == 0 && i < cells; ++i)
     if (!seen[i])
-      rc =
-          fail(err, err_len, "D(%lld, %lld) of batch %lld is never stored",
-               (long long)(i / p->n % p->m), (long long)(i % p->n), (long long)(i / (p->m * p->n)));
+      rc = fail(err, err_len, "D(%lld, %lld) of batch %lld (split %lld) is never stored",
+                (long long)(i / p->n % p->m), (long long)(i % p->n),
+                (long long)(i / (p->m * p->n) % p->batch),
+                (long long)(i / (p->m * p->n * p->batch)));
   free(seen);
   tg_trace_list_free(&l);
   return rc;

@@ -79,6 +79,7 @@ typedef struct tg_trace_cta {
   int64_t bat, m0, n0;    /* batch, first output row and column */
   int64_t k_begin, k_end; /* the k range it multiplies */
   int k_tiles;            /* k-tiles of tile_k over that range (0 when empty) */
+  int split;              /* which of the launch's k splits (0 without split-K) */
 } tg_trace_cta;
 
 typedef struct tg_trace_kernel tg_trace_kernel;
@@ -87,25 +88,31 @@ typedef struct tg_trace_kernel tg_trace_kernel;
 typedef struct tg_trace {
   const tg_trace_kernel *kernel;
   tg_problem p;
+  int splits;       /* split-K factor of the launch (1: none); with more, a CTA's stores are
+                       partial sums, offsets into the workspace's [split][batch][m][n] */
   unsigned grid[3]; /* gridDim x, y, z */
 } tg_trace;
 
 /* What a family tells the trace about one kernel. */
 struct tg_trace_kernel {
-  const char *name;           /* the registry row's name */
-  const char *family;         /* "simt", "ladder", ... */
-  const char *summary;        /* what a thread of it does, one line */
-  int rung;                   /* ladder rung, 0 if none */
-  int block_x, block_y;       /* blockDim (z is 1) */
-  int tile_m, tile_n, tile_k; /* CTA tile; tile_k: the k of one k-tile (1 for rungs 1 and 2) */
-  int stages;                 /* shared-memory stages; k-tile kt lands in stage kt % stages */
-  int elem_bytes;             /* bytes of an element of A and B */
-  int k_steps;                /* FRAGMENT steps per k-tile (0: the kernel reads no fragments) */
-  int fragments_opaque;       /* 1: the fragment layout is not specified (WMMA) */
-  int mma_fragments;          /* 1: FRAGMENTs are mma.sync m16n8k16 fragments (ldmatrix) */
+  const char *name;            /* the registry row's name */
+  const char *family;          /* "simt", "ladder", ... */
+  const char *summary;         /* what a thread of it does, one line */
+  int rung;                    /* ladder rung, 0 if none */
+  int block_x, block_y;        /* blockDim (z is 1) */
+  int tile_m, tile_n, tile_k;  /* CTA tile; tile_k: the k of one k-tile (1 for rungs 1 and 2) */
+  int stages;                  /* shared-memory stages; k-tile kt lands in stage kt % stages */
+  int elem_bytes;              /* bytes of an element of A and B */
+  unsigned a_orders, b_orders; /* the canonical orders of A and B it reads: bit tg_order set */
+  const char *ab_dtype;        /* the input type `tilegemm trace` gives it unless told ("f32") */
+  const char *acc_dtype;       /* and the accumulation (NULL: the input type's default) */
+  int k_steps;                 /* FRAGMENT steps per k-tile (0: the kernel reads no fragments) */
+  int fragments_opaque;        /* 1: the fragment layout is not specified (WMMA) */
+  int mma_fragments;           /* 1: FRAGMENTs are mma.sync m16n8k16 fragments (ldmatrix) */
   tg_trace_smem_base smem_base;
-  /* The grid of a launch for p. */
-  void (*grid)(const tg_problem *p, unsigned grid[3]);
+  /* The grid of the launch t describes (t->p, t->splits), and what its dimensions walk. */
+  void (*grid)(const tg_trace *t, unsigned grid[3]);
+  const char *grid_note;
   /* The CTA at blockIdx (bx, by, bz); 0, or -1 when the kernel would not run it. */
   int (*cta)(const tg_trace *t, unsigned bx, unsigned by, unsigned bz, tg_trace_cta *out);
   /* Appends what thread tid (threadIdx.x + blockDim.x · threadIdx.y) of CTA c moves in k-tile
@@ -131,8 +138,9 @@ const tg_trace_kernel *tg_trace_kernel_at(int i);
 /* The traced kernel of this registry name, or NULL. */
 const tg_trace_kernel *tg_trace_kernel_find(const char *name);
 
-/* Sets up t for kernel k on canonical problem p (the grid follows). */
-void tg_trace_init(tg_trace *t, const tg_trace_kernel *k, const tg_problem *p);
+/* Sets up t for kernel k on canonical problem p split `splits` ways along k (1: no split-K;
+ * the planner's choice, tg_kernel.splits, for rows that split); the grid follows. */
+void tg_trace_init(tg_trace *t, const tg_trace_kernel *k, const tg_problem *p, int splits);
 
 /* Threads of a CTA. */
 int tg_trace_threads(const tg_trace *t);
@@ -168,8 +176,9 @@ int tg_trace_thread_staged(const tg_trace *t, const tg_trace_cta *c, int tid, in
 int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
                           size_t err_len);
 
-/* The stores of the whole grid: every element of D written exactly once, none outside it, each
- * at its own offset. Returns 0, or -1 with the first violation in err. */
+/* The stores of the whole grid: every element of D written exactly once (with split-K: of each
+ * split's plane of partial sums), none outside it, each at its own offset. Returns 0, or -1
+ * with the first violation in err. */
 int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len);
 
 /* What `tilegemm trace` prints for thread tid of CTA (bx, by, bz) at k-tile kt. Returns 0, or

@@ -13,6 +13,11 @@ extern const tg_trace_kernel tg_trace_simt_kernels[];
 extern const int tg_trace_simt_count;
 extern const tg_trace_kernel tg_trace_ladder_kernels[];
 extern const int tg_trace_ladder_count;
+extern const tg_trace_kernel tg_trace_sm80_kernels[];
+extern const int tg_trace_sm80_count;
+
+/* The grid note of the ladder's kernels (ladder_grid.h). */
+extern const char tg_trace_ladder_grid_note[];
 
 /* Appends one LOAD of operand `operand` (A or B) at matrix coordinates (row, col): its offset
  * when the element lies inside the matrix and before the CTA's k_end (else -1: zero-filled),
@@ -32,10 +37,13 @@ void tg_trace_put_store(tg_trace_list *out, const tg_trace *t, const tg_trace_ct
 void tg_trace_put_accumulator(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c,
                               int access, int64_t row, int64_t col);
 
-/* The shared-memory byte offset of half `half` of register `reg` that lane `lane` receives from
- * ldmatrix.x4 (not transposed), given the row addresses addr[0..31] the warp's lanes supply:
- * matrix reg's row lane / 4, bytes 4·(lane % 4) + 2·half (the PTX ISA's ldmatrix layout). */
-int64_t tg_trace_ldmatrix_x4(const int64_t addr[32], int lane, int reg, int half);
+/* The shared-memory byte offset of element e of register `reg` that lane `lane` receives from
+ * ldmatrix.x4, given the row addresses addr[0..31] the warp's lanes supply (the PTX ISA's
+ * ldmatrix layout): each register holds 4 / elem_bytes elements of 8×8 matrix `reg` (rows of 16
+ * bytes), lane l getting bytes 4·(l % 4) .. of row l / 4; transposed (.trans, 16-bit elements),
+ * element e of column l / 4 in row 2·(l % 4) + e. */
+int64_t tg_trace_ldmatrix_x4(const int64_t addr[32], int lane, int reg, int e, int elem_bytes,
+                             int trans);
 
 /* 1 when matrix coordinates (row, col) of operand lie inside it (A and B: also before k_end). */
 int tg_trace_inside(const tg_trace *t, const tg_trace_cta *c, int operand, int64_t row,

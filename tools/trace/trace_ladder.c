@@ -59,10 +59,14 @@ enum {
   M12_VECS_PER_ROW = M_TN / TG_LADDER12_OUT_VEC
 };
 
-static void grid_wmma(const tg_problem *p, unsigned g[3]) {
+static void grid_wmma(const tg_trace *t, unsigned g[3]) {
+  const tg_problem *p = &t->p;
   tg_trace_ladder_grid(p, W_TM, W_TN, g);
 }
-static void grid_mma(const tg_problem *p, unsigned g[3]) { tg_trace_ladder_grid(p, M_TM, M_TN, g); }
+static void grid_mma(const tg_trace *t, unsigned g[3]) {
+  const tg_problem *p = &t->p;
+  tg_trace_ladder_grid(p, M_TM, M_TN, g);
+}
 
 /* One chunk: elements e of row `row` (m of A, n of B) at k = kk + e, landing at smem + 2e. */
 static void put_chunk(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c, int operand,
@@ -154,7 +158,8 @@ static void fragments_mma(const tg_trace *t, const tg_trace_cta *c, int tid, int
       }
       for (int r = 0; r < LDSM_REGS; ++r)
         for (int h = 0; h < REG_HALVES; ++h)
-          tg_trace_put_fragment(out, TG_TRACE_A, n++, ks, tg_trace_ldmatrix_x4(addr, lane, r, h));
+          tg_trace_put_fragment(out, TG_TRACE_A, n++, ks,
+                                tg_trace_ldmatrix_x4(addr, lane, r, h, ELEM_BYTES, 0));
     }
     for (int j = 0; j < M_TILES_N; j += PAIR) {
       for (int l = 0; l < TG_LADDER_WARP; ++l) {
@@ -164,7 +169,8 @@ static void fragments_mma(const tg_trace *t, const tg_trace_cta *c, int tid, int
       }
       for (int r = 0; r < LDSM_REGS; ++r)
         for (int h = 0; h < REG_HALVES; ++h)
-          tg_trace_put_fragment(out, TG_TRACE_B, n++, ks, tg_trace_ldmatrix_x4(addr, lane, r, h));
+          tg_trace_put_fragment(out, TG_TRACE_B, n++, ks,
+                                tg_trace_ldmatrix_x4(addr, lane, r, h, ELEM_BYTES, 0));
     }
   }
 }
@@ -216,54 +222,6 @@ static void stores_12(const tg_trace *t, const tg_trace_cta *c, int tid, tg_trac
   }
 }
 
-/* ---- the mma.sync fragment layout --------------------------------------------------------- */
-
-/* Each fragment element a lane holds is the one the PTX ISA's m16n8k16 layout assigns to its
- * register: A a0..a3 = (g, 2t + h), (g + 8, 2t + h), (g, 2t + 8 + h), (g + 8, 2t + 8 + h);
- * B b0, b1 = (k 2t + h, n g), (k 2t + 8 + h, n g), lane 4g + t, half h. */
-static int check_mma_fragments(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
-                               size_t err_len) {
-  const int quad = 4, half_rows = TG_LADDER_MMA_M / 2, half_k = TG_LADDER_MMA_K / 2;
-  tg_trace_list l = {0}, staged = {0};
-  int rc = tg_trace_staged(t, c, kt, &staged);
-  if (rc != 0) snprintf(err, err_len, "out of host memory");
-  for (int tid = 0; rc == 0 && tid < M_THREADS; ++tid) {
-    const int lane = tid % TG_LADDER_WARP, g = lane / quad, tq = lane % quad;
-    const tg_cell w = tg_ladder_mma_warp_origin((unsigned)tid, M_WM, M_WARP_TM, M_WARP_TN);
-    tg_trace_list_clear(&l);
-    tg_trace_thread_staged(t, c, tid, kt, 0, &staged, &l);
-    for (int i = 0; rc == 0 && i < l.count; ++i) {
-      const tg_trace_elem *e = &l.v[i];
-      if (e->kind != TG_TRACE_FRAGMENT) continue;
-      const int64_t kk = (e->operand == TG_TRACE_A ? e->col : e->row) - tg_trace_k0(t, c, kt) -
-                         (int64_t)e->step * TG_LADDER_MMA_K;
-      const int per_step = (M_TILES_M + M_TILES_N / PAIR) * LDSM_REGS * REG_HALVES;
-      const int slot = e->access % per_step, h = slot % REG_HALVES;
-      const int r = slot / REG_HALVES % LDSM_REGS, x = slot / (LDSM_REGS * REG_HALVES);
-      int64_t want_row, want_k, got_row;
-      if (e->operand == TG_TRACE_A) {
-        got_row = e->row - (c->m0 + w.row + x * TG_LADDER_MMA_M);
-        want_row = g + half_rows * (r % 2);
-        want_k = 2 * tq + h + half_k * (r / 2);
-      } else {
-        const int tile = (x - M_TILES_M) * PAIR + r / 2;
-        got_row = e->col - (c->n0 + w.col + tile * TG_LADDER_MMA_N);
-        want_row = g;
-        want_k = 2 * tq + h + half_k * (r % 2);
-      }
-      if (got_row != want_row || kk != want_k)
-        rc = -1, snprintf(err, err_len,
-                          "thread %d, k step %d: fragment slot %d of %s holds (%lld, %lld), not "
-                          "the mma.sync layout's",
-                          tid, e->step, slot, e->operand == TG_TRACE_A ? "A" : "B",
-                          (long long)e->row, (long long)e->col);
-    }
-  }
-  tg_trace_list_free(&l);
-  tg_trace_list_free(&staged);
-  return rc;
-}
-
 /* ---- shared-memory names ------------------------------------------------------------------ */
 
 static void smem_name_wmma(const tg_trace *t, int operand, int64_t smem, char *buf, size_t len) {
@@ -288,17 +246,17 @@ static void smem_name_mma(const tg_trace *t, int operand, int64_t smem, char *bu
 
 /* ---- the table ---------------------------------------------------------------------------- */
 
-#define LADDER_TRACE(name_, rung_, summary_, threads_, tm_, tn_, tk_, stages_, steps_, grid_, \
-                     loads_, fragments_, stores_, name_fn_)                                   \
-  {                                                                                           \
-    .name = (name_), .family = "ladder", .summary = (summary_), .rung = (rung_),              \
-    .block_x = (threads_), .block_y = 1, .tile_m = (tm_), .tile_n = (tn_), .tile_k = (tk_),   \
-    .stages = (stages_), .elem_bytes = ELEM_BYTES, .k_steps = (steps_),                       \
-    .fragments_opaque = (steps_) == 0, .mma_fragments = (steps_) != 0,                        \
-    .smem_base = TG_TRACE_SMEM_SHARED, .grid = (grid_), .cta = tg_trace_ladder_cta,           \
-    .loads = (loads_), .fragments = (fragments_), .stores = (stores_),                        \
-    .accumulators = (steps_) ? accumulators_mma : NULL, .smem_name = (name_fn_),              \
-    .check = (steps_) ? check_mma_fragments : NULL,                                           \
+#define LADDER_TRACE(name_, rung_, summary_, threads_, tm_, tn_, tk_, stages_, steps_, grid_,      \
+                     loads_, fragments_, stores_, name_fn_)                                        \
+  {                                                                                                \
+    .name = (name_), .family = "ladder", .summary = (summary_), .rung = (rung_),                   \
+    .block_x = (threads_), .block_y = 1, .tile_m = (tm_), .tile_n = (tn_), .tile_k = (tk_),        \
+    .stages = (stages_), .elem_bytes = ELEM_BYTES, .a_orders = 1u << TG_ROW_MAJOR,                 \
+    .b_orders = 1u << TG_COL_MAJOR, .ab_dtype = "bf16", .k_steps = (steps_),                       \
+    .fragments_opaque = (steps_) == 0, .mma_fragments = (steps_) != 0,                             \
+    .smem_base = TG_TRACE_SMEM_SHARED, .grid = (grid_), .grid_note = tg_trace_ladder_grid_note,    \
+    .cta = tg_trace_ladder_cta, .loads = (loads_), .fragments = (fragments_), .stores = (stores_), \
+    .accumulators = (steps_) ? accumulators_mma : NULL, .smem_name = (name_fn_),                   \
   }
 
 const tg_trace_kernel tg_trace_ladder_kernels[] = {

@@ -169,20 +169,23 @@ static void print_operands(FILE *f, const tg_trace *t, const tg_trace_elem *v, i
             v[0].step + 1, v[count - 1].step);
 }
 
-/* mma.sync fragments, one ldmatrix.x4 per line: its four registers r0..r3, two elements each
- * (an m16 tile of A: a0..a3; two n8 tiles of B: b0, b1 of the first, then of the second). */
+/* mma.sync fragments, one ldmatrix.x4 per line: its four registers r0..r3 of 4 / elem_bytes
+ * elements each (an m16 tile of A: a0..a3; two n8 tiles of B: b0, b1 of the first, then of the
+ * second). */
 #define LDSM_REGS 4
-#define REG_ELEMS 2
-static void print_ldmatrix(FILE *f, const tg_trace_elem *v, int count) {
-  for (int i = 0, group = 0; i + LDSM_REGS * REG_ELEMS <= count; i += LDSM_REGS * REG_ELEMS) {
+#define REG_BYTES 4
+static void print_ldmatrix(FILE *f, const tg_trace *t, const tg_trace_elem *v, int count) {
+  const int per_reg = REG_BYTES / t->kernel->elem_bytes, group_elems = LDSM_REGS * per_reg;
+  for (int i = 0, group = 0; i + group_elems <= count; i += group_elems) {
     const tg_trace_elem *e = v + i;
     group = i && (e->step != e[-1].step || e->operand != e[-1].operand) ? 0 : group;
     if (e->operand == TG_TRACE_A) fprintf(f, "  k step %d, A m16 tile %d:", e->step, group);
     else fprintf(f, "  k step %d, B n8 tiles %d,%d:", e->step, 2 * group, 2 * group + 1);
     for (int r = 0; r < LDSM_REGS; ++r) {
       char text[128];
-      run_text(text, sizeof text, e + r * REG_ELEMS, REG_ELEMS);
-      fprintf(f, "  r%d %s", r, text);
+      const int n = run_length(e + r * per_reg, per_reg, 0);
+      run_text(text, sizeof text, e + r * per_reg, n);
+      fprintf(f, "  r%d %s%s", r, text, n < per_reg ? " ..." : "");
     }
     fputc('\n', f);
     ++group;
@@ -300,18 +303,19 @@ static void print_smem_picture(FILE *f, const tg_trace *t, const tg_trace_cta *c
  * banks) when the tile is swizzled. */
 static void print_ldmatrix_picture(FILE *f, const tg_trace *t, const tg_trace_cta *c, int tid,
                                    int kt) {
-  const int regs = 4, halves = 2, line_chunks = SMEM_LINE_BYTES / SMEM_CHUNK_BYTES;
+  const int per_reg = REG_BYTES / t->kernel->elem_bytes, group = LDSM_REGS * per_reg;
+  const int line_chunks = SMEM_LINE_BYTES / SMEM_CHUNK_BYTES;
   const int warp0 = tid / WARP_THREADS * WARP_THREADS;
   int64_t lo = -1, hi = -1;
-  int64_t chunk[WARP_THREADS][4];
+  int64_t chunk[WARP_THREADS][LDSM_REGS * REG_BYTES];
   tg_trace_list l = {0};
   for (int lane = 0; lane < WARP_THREADS; ++lane) {
     tg_trace_list_clear(&l);
     t->kernel->fragments(t, c, warp0 + lane, kt, &l);
-    for (int r = 0; r < regs && l.count >= regs * halves; ++r) {
-      chunk[lane][r] = l.v[r * halves].smem / SMEM_CHUNK_BYTES;
-      if (lo < 0 || chunk[lane][r] < lo) lo = chunk[lane][r];
-      if (chunk[lane][r] > hi) hi = chunk[lane][r];
+    for (int i = 0; i < group && l.count >= group; ++i) {
+      chunk[lane][i] = l.v[i].smem / SMEM_CHUNK_BYTES;
+      if (lo < 0 || chunk[lane][i] < lo) lo = chunk[lane][i];
+      if (chunk[lane][i] > hi) hi = chunk[lane][i];
     }
   }
   tg_trace_list_free(&l);
@@ -325,9 +329,9 @@ static void print_ldmatrix_picture(FILE *f, const tg_trace *t, const tg_trace_ct
     pic[i][line_chunks] = '\0';
   }
   for (int lane = 0; lane < WARP_THREADS; ++lane)
-    for (int r = 0; r < regs; ++r)
-      pic[(chunk[lane][r] - lo) / line_chunks][(chunk[lane][r] - lo) % line_chunks] =
-          (char)('0' + r);
+    for (int i = 0; i < group; ++i)
+      pic[(chunk[lane][i] - lo) / line_chunks][(chunk[lane][i] - lo) % line_chunks] =
+          (char)('0' + i / per_reg);
   fprintf(f,
           "\nshared memory the warp's first ldmatrix.x4 reads (A, m16 tile 0, k step 0): a line "
           "per 128 bytes, each chunk marked with the matrix (register r0-r3) that reads it\n");
@@ -394,19 +398,18 @@ static void print_header(FILE *f, const tg_trace *t, const tg_trace_cta *c,
           (long long)p->m, (long long)p->n, (long long)p->k, (long long)p->batch,
           order_name(p->a_order), (long long)p->lda, order_name(p->b_order), (long long)p->ldb,
           (long long)p->ldd);
-  fprintf(f,
-          "grid %u x %u x %u CTAs of %d x %d threads (x: column tiles of %d, y: row tiles of %d, "
-          "z: batches); CTA tile %dx%d, k-tiles of %d, ",
-          t->grid[0], t->grid[1], t->grid[2], k->block_x, k->block_y, k->tile_n, k->tile_m,
-          k->tile_m, k->tile_n, k->tile_k);
+  fprintf(f, "grid %u x %u x %u CTAs of %d x %d threads (%s); CTA tile %dx%d, k-tiles of %d, ",
+          t->grid[0], t->grid[1], t->grid[2], k->block_x, k->block_y, k->grid_note, k->tile_m,
+          k->tile_n, k->tile_k);
+  if (t->splits > 1) fprintf(f, "k split %d ways, ", t->splits);
   if (k->smem_base == TG_TRACE_SMEM_NONE) fprintf(f, "no shared memory\n");
   else fprintf(f, "%d shared-memory stage%s\n", k->stages, k->stages == 1 ? "" : "s");
-  fprintf(f,
-          "CTA (%u, %u, %u): batch %lld, D rows %lld..%lld, columns %lld..%lld, k %lld..%lld "
-          "in %d k-tiles\n",
-          c->bx, c->by, c->bz, (long long)c->bat, (long long)c->m0,
-          (long long)(c->m0 + k->tile_m - 1), (long long)c->n0, (long long)(c->n0 + k->tile_n - 1),
-          (long long)c->k_begin, (long long)(c->k_end - 1), c->k_tiles);
+  fprintf(f, "CTA (%u, %u, %u): batch %lld", c->bx, c->by, c->bz, (long long)c->bat);
+  if (t->splits > 1) fprintf(f, ", split %d (partial sums to the workspace)", c->split);
+  fprintf(f, ", D rows %lld..%lld, columns %lld..%lld, k %lld..%lld in %d k-tiles\n",
+          (long long)c->m0, (long long)(c->m0 + k->tile_m - 1), (long long)c->n0,
+          (long long)(c->n0 + k->tile_n - 1), (long long)c->k_begin, (long long)(c->k_end - 1),
+          c->k_tiles);
   fprintf(f, "thread %d", o->tid);
   if (k->block_y > 1)
     fprintf(f, " = (threadIdx.x %d, threadIdx.y %d)", o->tid % k->block_x, o->tid / k->block_x);
@@ -459,7 +462,7 @@ int tg_trace_print(FILE *f, const tg_trace *t, const tg_trace_print_options *o, 
             k->mma_fragments ? "mma.sync fragments (ldmatrix.x4)" : "operands", o->kt,
             counts[TG_TRACE_FRAGMENT]);
     const tg_trace_elem *v = kind_start[TG_TRACE_FRAGMENT];
-    if (k->mma_fragments) print_ldmatrix(f, v, counts[TG_TRACE_FRAGMENT]);
+    if (k->mma_fragments) print_ldmatrix(f, t, v, counts[TG_TRACE_FRAGMENT]);
     if (!k->mma_fragments) print_operands(f, t, v, counts[TG_TRACE_FRAGMENT]);
   }
   if (counts[TG_TRACE_ACCUM]) {

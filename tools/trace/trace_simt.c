@@ -20,13 +20,16 @@ static unsigned ty_of(int tid) { return (unsigned)tid / TG_SIMT_SIDE; }
 
 /* ---- grids and CTAs (all rungs: ladder_grid.h) -------------------------------------------- */
 
-static void grid_side(const tg_problem *p, unsigned g[3]) {
+static void grid_side(const tg_trace *t, unsigned g[3]) {
+  const tg_problem *p = &t->p;
   tg_trace_ladder_grid(p, TG_SIMT_SIDE, TG_SIMT_SIDE, g);
 }
-static void grid_04(const tg_problem *p, unsigned g[3]) {
+static void grid_04(const tg_trace *t, unsigned g[3]) {
+  const tg_problem *p = &t->p;
   tg_trace_ladder_grid(p, TG_SIMT04_TILE_M, TG_SIMT04_TILE_N, g);
 }
-static void grid_05(const tg_problem *p, unsigned g[3]) {
+static void grid_05(const tg_trace *t, unsigned g[3]) {
+  const tg_problem *p = &t->p;
   tg_trace_ladder_grid(p, TG_SIMT05_TILE_M, TG_SIMT05_TILE_N, g);
 }
 static const tg_simt_warptile k_wt = {TG_SIMT_WARPTILE_SHAPE};
@@ -43,7 +46,8 @@ enum {
   WT_THREADS = TG_SIMT_WARP * WT_APPLY(WT_WARPS_OF, TG_SIMT_WARPTILE_SHAPE)
 };
 
-static void grid_wt(const tg_problem *p, unsigned g[3]) {
+static void grid_wt(const tg_trace *t, unsigned g[3]) {
+  const tg_problem *p = &t->p;
   tg_trace_ladder_grid(p, k_wt.tile_m, k_wt.tile_n, g);
 }
 
@@ -315,8 +319,10 @@ static void smem_name_simt(const tg_trace *t, int operand, int64_t smem, char *b
   {                                                                                                \
     .name = (name_), .family = "simt", .summary = (summary_), .rung = (rung_), .block_x = (bx_),   \
     .block_y = (by_), .tile_m = (tm_), .tile_n = (tn_), .tile_k = (tk_), .stages = (stages_),      \
-    .elem_bytes = FLOAT_BYTES, .k_steps = (steps_), .smem_base = (smem_), .grid = (grid_),         \
-    .cta = tg_trace_ladder_cta, .loads = (loads_), .fragments = (fragments_), .stores = (stores_), \
+    .elem_bytes = FLOAT_BYTES, .a_orders = 1u << TG_ROW_MAJOR, .b_orders = 1u << TG_ROW_MAJOR,     \
+    .ab_dtype = "f32", .k_steps = (steps_), .smem_base = (smem_), .grid = (grid_),                 \
+    .grid_note = tg_trace_ladder_grid_note, .cta = tg_trace_ladder_cta, .loads = (loads_),         \
+    .fragments = (fragments_), .stores = (stores_),                                                \
     .smem_name = (smem_) == TG_TRACE_SMEM_NONE ? NULL : smem_name_simt,                            \
   }
 
