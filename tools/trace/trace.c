@@ -143,33 +143,38 @@ int64_t tg_trace_k0(const tg_trace *t, const tg_trace_cta *c, int kt) {
   return c->k_begin + (int64_t)kt * t->kernel->tile_k;
 }
 
-void tg_trace_put_load(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c, int operand,
-                       int access, int64_t row, int64_t col, int64_t smem) {
+/* Appends one element; offset -1 and smem -1 where the element has none. */
+static void push_elem(tg_trace_list *out, int kind, int operand, int access, int step, int64_t row,
+                      int64_t col, int64_t offset, int64_t smem) {
   tg_trace_elem e;
   memset(&e, 0, sizeof e);
-  e.kind = TG_TRACE_LOAD;
+  e.kind = kind;
   e.operand = operand;
   e.access = access;
+  e.step = step;
   e.row = row;
   e.col = col;
-  e.offset = tg_trace_inside(t, c, operand, row, col)
-                 ? tg_trace_offset(&t->p, operand, c->bat, row, col)
-                 : -1;
+  e.offset = offset;
   e.smem = smem;
   tg_trace_list_push(out, &e);
 }
 
+/* The offset of an operand's element of the CTA's batch, or -1 outside the matrix. */
+static int64_t offset_inside(const tg_trace *t, const tg_trace_cta *c, int operand, int64_t row,
+                             int64_t col) {
+  return tg_trace_inside(t, c, operand, row, col)
+             ? tg_trace_offset(&t->p, operand, c->bat, row, col)
+             : -1;
+}
+
+void tg_trace_put_load(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c, int operand,
+                       int access, int64_t row, int64_t col, int64_t smem) {
+  push_elem(out, TG_TRACE_LOAD, operand, access, 0, row, col,
+            offset_inside(t, c, operand, row, col), smem);
+}
+
 void tg_trace_put_fragment(tg_trace_list *out, int operand, int access, int step, int64_t smem) {
-  tg_trace_elem e;
-  memset(&e, 0, sizeof e);
-  e.kind = TG_TRACE_FRAGMENT;
-  e.operand = operand;
-  e.access = access;
-  e.step = step;
-  e.row = e.col = -1;
-  e.offset = -1;
-  e.smem = smem;
-  tg_trace_list_push(out, &e);
+  push_elem(out, TG_TRACE_FRAGMENT, operand, access, step, -1, -1, -1, smem);
 }
 
 /* The offset of D(row, col) of the CTA's batch, or with split-K of its partial sum. */
@@ -182,32 +187,13 @@ static int64_t store_offset(const tg_trace *t, const tg_trace_cta *c, int64_t ro
 void tg_trace_put_store(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c, int access,
                         int64_t row, int64_t col) {
   if (!tg_trace_inside(t, c, TG_TRACE_D, row, col)) return;
-  tg_trace_elem e;
-  memset(&e, 0, sizeof e);
-  e.kind = TG_TRACE_STORE;
-  e.operand = TG_TRACE_D;
-  e.access = access;
-  e.row = row;
-  e.col = col;
-  e.offset = store_offset(t, c, row, col);
-  e.smem = -1;
-  tg_trace_list_push(out, &e);
+  push_elem(out, TG_TRACE_STORE, TG_TRACE_D, access, 0, row, col, store_offset(t, c, row, col), -1);
 }
 
 void tg_trace_put_accumulator(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c,
                               int access, int64_t row, int64_t col) {
-  tg_trace_elem e;
-  memset(&e, 0, sizeof e);
-  e.kind = TG_TRACE_ACCUM;
-  e.operand = TG_TRACE_D;
-  e.access = access;
-  e.row = row;
-  e.col = col;
-  e.offset = tg_trace_inside(t, c, TG_TRACE_D, row, col)
-                 ? tg_trace_offset(&t->p, TG_TRACE_D, c->bat, row, col)
-                 : -1;
-  e.smem = -1;
-  tg_trace_list_push(out, &e);
+  push_elem(out, TG_TRACE_ACCUM, TG_TRACE_D, access, 0, row, col,
+            offset_inside(t, c, TG_TRACE_D, row, col), -1);
 }
 
 /* Lanes of a warp, rows of an ldmatrix 8×8 matrix, and bytes of a register of it. */
@@ -302,11 +288,7 @@ int tg_trace_thread(const tg_trace *t, const tg_trace_cta *c, int tid, int kt, i
 /* Threads of a warp. */
 #define MMA_WARP 32
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-fail(char *err, size_t len, const char *fmt, ...) {
+int tg_trace_fail(char *err, size_t len, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(err, len, fmt, ap);
@@ -332,17 +314,17 @@ static void tile_extent(const tg_trace *t, const tg_trace_cta *c, int kt, int op
 static int check_staging(const tg_trace *t, const tg_trace_cta *c, int kt, char *err, size_t len) {
   tg_trace_list staged = {0};
   int rc = tg_trace_staged(t, c, kt, &staged);
-  if (rc != 0) rc = fail(err, len, "out of host memory");
+  if (rc != 0) rc = tg_trace_fail(err, len, "out of host memory");
   for (int i = 1; rc == 0 && i < staged.count; ++i)
     if (staged_order(t)(&staged.v[i - 1], &staged.v[i]) == 0)
-      rc = fail(err, len, "shared-memory offset %lld of %s is written twice",
-                (long long)staged.v[i].smem, operand_name(staged.v[i].operand));
+      rc = tg_trace_fail(err, len, "shared-memory offset %lld of %s is written twice",
+                         (long long)staged.v[i].smem, operand_name(staged.v[i].operand));
   for (int operand = TG_TRACE_A; rc == 0 && operand <= TG_TRACE_B; ++operand) {
     int64_t row0, rows, col0, cols;
     tile_extent(t, c, kt, operand, &row0, &rows, &col0, &cols);
     unsigned char *seen = (unsigned char *)calloc((size_t)(rows * cols), 1);
     if (!seen) {
-      rc = fail(err, len, "out of host memory");
+      rc = tg_trace_fail(err, len, "out of host memory");
       break;
     }
     for (int i = 0; rc == 0 && i < staged.count; ++i) {
@@ -350,22 +332,23 @@ static int check_staging(const tg_trace *t, const tg_trace_cta *c, int kt, char 
       if (e->operand != operand) continue;
       const int64_t r = e->row - row0, q = e->col - col0;
       if (r < 0 || r >= rows || q < 0 || q >= cols)
-        rc = fail(err, len, "%s(%lld, %lld) is staged but lies outside the k-tile",
-                  operand_name(operand), (long long)e->row, (long long)e->col);
+        rc = tg_trace_fail(err, len, "%s(%lld, %lld) is staged but lies outside the k-tile",
+                           operand_name(operand), (long long)e->row, (long long)e->col);
       else if (seen[r * cols + q]++)
-        rc = fail(err, len, "%s(%lld, %lld) is staged twice", operand_name(operand),
-                  (long long)e->row, (long long)e->col);
+        rc = tg_trace_fail(err, len, "%s(%lld, %lld) is staged twice", operand_name(operand),
+                           (long long)e->row, (long long)e->col);
       else if (e->offset != (tg_trace_inside(t, c, operand, e->row, e->col)
                                  ? tg_trace_offset(&t->p, operand, c->bat, e->row, e->col)
                                  : -1))
-        rc =
-            fail(err, len, "%s(%lld, %lld) is read from the wrong offset %lld",
-                 operand_name(operand), (long long)e->row, (long long)e->col, (long long)e->offset);
+        rc = tg_trace_fail(err, len, "%s(%lld, %lld) is read from the wrong offset %lld",
+                           operand_name(operand), (long long)e->row, (long long)e->col,
+                           (long long)e->offset);
     }
     for (int64_t i = 0; rc == 0 && i < rows * cols; ++i)
       if (!seen[i])
-        rc = fail(err, len, "%s(%lld, %lld) of the k-tile is never staged", operand_name(operand),
-                  (long long)(row0 + i / cols), (long long)(col0 + i % cols));
+        rc = tg_trace_fail(err, len, "%s(%lld, %lld) of the k-tile is never staged",
+                           operand_name(operand), (long long)(row0 + i / cols),
+                           (long long)(col0 + i % cols));
     free(seen);
   }
   tg_trace_list_free(&staged);
@@ -387,11 +370,12 @@ static int check_operands(const tg_trace *t, const tg_trace_cta *c, int kt, char
   const int kind = k->k_steps ? TG_TRACE_FRAGMENT : TG_TRACE_LOAD;
   const int64_t k0 = tg_trace_k0(t, c, kt);
   tg_trace_list l = {0}, staged = {0};
-  int rc = tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : fail(err, len, "out of host memory");
+  int rc =
+      tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : tg_trace_fail(err, len, "out of host memory");
   for (int tid = 0; rc == 0 && tid < tg_trace_threads(t); ++tid) {
     tg_trace_list_clear(&l);
     if (tg_trace_thread_staged(t, c, tid, kt, 1, &staged, &l) != 0) {
-      rc = fail(err, len, "out of host memory");
+      rc = tg_trace_fail(err, len, "out of host memory");
       break;
     }
     for (int64_t kk = k0; rc == 0 && kk < k0 + k->tile_k && kk < c->k_end; ++kk) {
@@ -407,19 +391,21 @@ static int check_operands(const tg_trace *t, const tg_trace_cta *c, int kt, char
         const tg_trace_elem *e = &l.v[i];
         if (e->kind != TG_TRACE_STORE) continue;
         if (!holds(rows, nr, e->row))
-          rc = fail(err, len, "thread %d stores D(%lld, %lld) but reads no A(%lld, %lld)", tid,
-                    (long long)e->row, (long long)e->col, (long long)e->row, (long long)kk);
+          rc = tg_trace_fail(err, len, "thread %d stores D(%lld, %lld) but reads no A(%lld, %lld)",
+                             tid, (long long)e->row, (long long)e->col, (long long)e->row,
+                             (long long)kk);
         else if (!holds(cols, nc, e->col))
-          rc = fail(err, len, "thread %d stores D(%lld, %lld) but reads no B(%lld, %lld)", tid,
-                    (long long)e->row, (long long)e->col, (long long)kk, (long long)e->col);
+          rc = tg_trace_fail(err, len, "thread %d stores D(%lld, %lld) but reads no B(%lld, %lld)",
+                             tid, (long long)e->row, (long long)e->col, (long long)kk,
+                             (long long)e->col);
       }
     }
     for (int i = 0; rc == 0 && i < l.count; ++i) {
       const tg_trace_elem *e = &l.v[i];
       const int64_t kk = e->operand == TG_TRACE_A ? e->col : e->row;
       if (e->kind == kind && e->operand != TG_TRACE_D && (kk < k0 || kk >= k0 + k->tile_k))
-        rc = fail(err, len, "thread %d reads %s(%lld, %lld), outside k-tile %d", tid,
-                  operand_name(e->operand), (long long)e->row, (long long)e->col, kt);
+        rc = tg_trace_fail(err, len, "thread %d reads %s(%lld, %lld), outside k-tile %d", tid,
+                           operand_name(e->operand), (long long)e->row, (long long)e->col, kt);
     }
   }
   tg_trace_list_free(&l);
@@ -431,15 +417,17 @@ static int check_operands(const tg_trace *t, const tg_trace_cta *c, int kt, char
 static int check_fragments_resolved(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
                                     size_t len) {
   tg_trace_list l = {0}, staged = {0};
-  int rc = tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : fail(err, len, "out of host memory");
+  int rc =
+      tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : tg_trace_fail(err, len, "out of host memory");
   for (int tid = 0; rc == 0 && tid < tg_trace_threads(t); ++tid) {
     tg_trace_list_clear(&l);
     if (tg_trace_thread_staged(t, c, tid, kt, 0, &staged, &l) != 0)
-      rc = fail(err, len, "out of host memory");
+      rc = tg_trace_fail(err, len, "out of host memory");
     for (int i = 0; rc == 0 && i < l.count; ++i)
       if (l.v[i].kind == TG_TRACE_FRAGMENT && l.v[i].row < 0)
-        rc = fail(err, len, "thread %d reads shared-memory offset %lld, which nobody staged", tid,
-                  (long long)l.v[i].smem);
+        rc = tg_trace_fail(err, len,
+                           "thread %d reads shared-memory offset %lld, which nobody staged", tid,
+                           (long long)l.v[i].smem);
   }
   tg_trace_list_free(&l);
   tg_trace_list_free(&staged);
@@ -465,7 +453,8 @@ static int check_mma_layout(const tg_trace *t, const tg_trace_cta *c, int kt, ch
   const int warps = tg_trace_threads(t) / MMA_WARP;
   tg_trace_list lanes[MMA_WARP], staged = {0};
   memset(lanes, 0, sizeof lanes);
-  int rc = tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : fail(err, len, "out of host memory");
+  int rc =
+      tg_trace_staged(t, c, kt, &staged) == 0 ? 0 : tg_trace_fail(err, len, "out of host memory");
   for (int w = 0; rc == 0 && w < warps; ++w) {
     for (int lane = 0; lane < MMA_WARP; ++lane) {
       tg_trace_list_clear(&lanes[lane]);
@@ -493,11 +482,12 @@ static int check_mma_layout(const tg_trace *t, const tg_trace_cta *c, int kt, ch
               b ? outer0 + MMA_N * (r / 2) + g : outer0 + g + MMA_HALF_ROWS * (r % 2);
           const int64_t want_k = k0 + (b ? r % 2 : r / 2) * MMA_QUAD * epr + epr * tq + x;
           if (outer != want_outer || kk != want_k)
-            rc = fail(err, len,
-                      "thread %d, k step %d: register %d element %d of %s holds (%lld, %lld), "
-                      "not the mma.sync layout's",
-                      w * MMA_WARP + lane, e->step, r, x, b ? "B" : "A", (long long)e->row,
-                      (long long)e->col);
+            rc = tg_trace_fail(
+                err, len,
+                "thread %d, k step %d: register %d element %d of %s holds (%lld, %lld), "
+                "not the mma.sync layout's",
+                w * MMA_WARP + lane, e->step, r, x, b ? "B" : "A", (long long)e->row,
+                (long long)e->col);
         }
     }
   }
@@ -522,7 +512,7 @@ int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len) {
   const tg_problem *p = &t->p;
   const int64_t cells = p->m * p->n * p->batch * t->splits;
   unsigned char *seen = (unsigned char *)calloc((size_t)cells, 1);
-  if (!seen) return fail(err, err_len, "out of host memory");
+  if (!seen) return tg_trace_fail(err, err_len, "out of host memory");
   tg_trace_list l = {0};
   int rc = 0;
   for (unsigned bz = 0; rc == 0 && bz < t->grid[2]; ++bz)
@@ -533,28 +523,29 @@ int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len) {
         for (int tid = 0; rc == 0 && tid < tg_trace_threads(t); ++tid) {
           tg_trace_list_clear(&l);
           t->kernel->stores(t, &c, tid, &l);
-          if (l.failed) rc = fail(err, err_len, "out of host memory");
+          if (l.failed) rc = tg_trace_fail(err, err_len, "out of host memory");
           for (int i = 0; rc == 0 && i < l.count; ++i) {
             const tg_trace_elem *e = &l.v[i];
             const int64_t cell = ((c.split * p->batch + c.bat) * p->m + e->row) * p->n + e->col;
             if (e->row < 0 || e->row >= p->m || e->col < 0 || e->col >= p->n)
-              rc = fail(err, err_len, "CTA (%u,%u,%u) thread %d stores D(%lld, %lld), outside D",
-                        bx, by, bz, tid, (long long)e->row, (long long)e->col);
+              rc = tg_trace_fail(err, err_len,
+                                 "CTA (%u,%u,%u) thread %d stores D(%lld, %lld), outside D", bx, by,
+                                 bz, tid, (long long)e->row, (long long)e->col);
             else if (e->offset != store_offset(t, &c, e->row, e->col))
-              rc = fail(err, err_len, "D(%lld, %lld) is stored at the wrong offset",
-                        (long long)e->row, (long long)e->col);
+              rc = tg_trace_fail(err, err_len, "D(%lld, %lld) is stored at the wrong offset",
+                                 (long long)e->row, (long long)e->col);
             else if (seen[cell]++)
-              rc = fail(err, err_len, "D(%lld, %lld) of batch %lld is stored twice",
-                        (long long)e->row, (long long)e->col, (long long)c.bat);
+              rc = tg_trace_fail(err, err_len, "D(%lld, %lld) of batch %lld is stored twice",
+                                 (long long)e->row, (long long)e->col, (long long)c.bat);
           }
         }
       }
   for (int64_t i = 0; rc == 0 && i < cells; ++i)
     if (!seen[i])
-      rc = fail(err, err_len, "D(%lld, %lld) of batch %lld (split %lld) is never stored",
-                (long long)(i / p->n % p->m), (long long)(i % p->n),
-                (long long)(i / (p->m * p->n) % p->batch),
-                (long long)(i / (p->m * p->n * p->batch)));
+      rc = tg_trace_fail(err, err_len, "D(%lld, %lld) of batch %lld (split %lld) is never stored",
+                         (long long)(i / p->n % p->m), (long long)(i % p->n),
+                         (long long)(i / (p->m * p->n) % p->batch),
+                         (long long)(i / (p->m * p->n * p->batch)));
   free(seen);
   tg_trace_list_free(&l);
   return rc;

@@ -19,6 +19,13 @@ extern const int tg_trace_sm80_count;
 /* The grid note of the ladder's kernels (ladder_grid.h). */
 extern const char tg_trace_ladder_grid_note[];
 
+/* Formats a one-line reason into err (len bytes) and returns -1. */
+int tg_trace_fail(char *err, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Appends one LOAD of operand `operand` (A or B) at matrix coordinates (row, col): its offset
  * when the element lies inside the matrix and before the CTA's k_end (else -1: zero-filled),
  * landing at shared-memory offset smem (-1: into registers). */

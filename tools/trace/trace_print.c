@@ -373,18 +373,6 @@ static const char *order_name(tg_order o) {
   return o == TG_ROW_MAJOR ? "row-major" : "column-major";
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-fail(char *err, size_t len, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, len, fmt, ap);
-  va_end(ap);
-  return -1;
-}
-
 static void print_header(FILE *f, const tg_trace *t, const tg_trace_cta *c,
                          const tg_trace_print_options *o) {
   const tg_trace_kernel *k = t->kernel;
@@ -427,17 +415,18 @@ int tg_trace_print(FILE *f, const tg_trace *t, const tg_trace_print_options *o, 
   const tg_trace_kernel *k = t->kernel;
   tg_trace_cta c;
   if (tg_trace_cta_at(t, o->bx, o->by, o->bz, &c) != 0)
-    return fail(err, err_len, "CTA (%u, %u, %u) is outside the grid %u x %u x %u", o->bx, o->by,
-                o->bz, t->grid[0], t->grid[1], t->grid[2]);
+    return tg_trace_fail(err, err_len, "CTA (%u, %u, %u) is outside the grid %u x %u x %u", o->bx,
+                         o->by, o->bz, t->grid[0], t->grid[1], t->grid[2]);
   if (o->tid < 0 || o->tid >= tg_trace_threads(t))
-    return fail(err, err_len, "thread %d: the CTA has threads 0..%d", o->tid,
-                tg_trace_threads(t) - 1);
+    return tg_trace_fail(err, err_len, "thread %d: the CTA has threads 0..%d", o->tid,
+                         tg_trace_threads(t) - 1);
   if (o->kt < 0 || o->kt >= c.k_tiles)
-    return fail(err, err_len, "k-tile %d: the CTA has k-tiles 0..%d", o->kt, c.k_tiles - 1);
+    return tg_trace_fail(err, err_len, "k-tile %d: the CTA has k-tiles 0..%d", o->kt,
+                         c.k_tiles - 1);
   tg_trace_list l = {0};
   if (tg_trace_thread(t, &c, o->tid, o->kt, 1, &l) != 0) {
     tg_trace_list_free(&l);
-    return fail(err, err_len, "out of host memory");
+    return tg_trace_fail(err, err_len, "out of host memory");
   }
   if (k->accumulators) k->accumulators(t, &c, o->tid, &l);
   if (o->lead) fprintf(f, "%s\n", o->lead);
