@@ -16,6 +16,7 @@
 #include "activation.cuh"
 #include "element.cuh"
 #include "problem.h"
+#include "trace_record.cuh"
 
 /* Outputs per epilogue segment: one 16-byte store of 16-bit data. */
 #define TG_EPILOGUE_VECTOR 8
@@ -105,6 +106,8 @@ __device__ __forceinline__ void thread_epilogue_store8(const tg_problem &p, int6
   const int count = p.n - col < TG_EPILOGUE_VECTOR ? (int)(p.n - col) : TG_EPILOGUE_VECTOR;
   const int64_t d_off = bat * p.batch_stride_d + row * p.ldd + col;
   const bool whole = count == TG_EPILOGUE_VECTOR;
+  /* The stores below, for the recording build alone (trace_record.cuh). */
+  TG_RECORD_STORES(d_off, count);
   if (p.exact_int) { /* S32 output of the plain product: the accumulator itself */
     int32_t *d = (int32_t *)p.d + d_off;
 #pragma unroll

@@ -17,13 +17,16 @@
  *                                        (bytes of it read, the rest zero-filled)
  *   TG_RECORD_OPERAND(op, value)         an fp32 operand read from shared memory
  *   TG_RECORD_OPERANDS(op, array)        the fp32 operands of a register array, in order
- *   TG_RECORD_REGS16(op, regs)           an array of 32-bit fragment registers, two 16-bit
- *                                        elements each (low half first)
+ *   TG_RECORD_REGS(op, regs, elem_bytes) an array of 32-bit fragment registers, 4 / elem_bytes
+ *                                        elements each (the lowest first)
+ *   TG_RECORD_LOADER(loader, op, base)   which operand a loader of copies stages, and its
+ *                                        pointer (the recording build's members of the loader)
  *   TG_RECORD_STORE(offset)              D[offset] written
  *   TG_RECORD_STORES(offset, count)      D[offset .. offset + count - 1] written
  *
  * A value's tag is the element's identity: the test fills each operand element with its offset
- * + 1 (fp32 values, or the 16 bits of f16/bf16 elements), so 0 is a zero that was never read.
+ * + 1 (fp32 values, or the bits of 16-bit, tf32 and int8 elements, the latter modulo 256), so 0
+ * is a zero that was never read.
  */
 #ifndef TG_TRACE_RECORD_CUH
 #define TG_TRACE_RECORD_CUH
@@ -41,6 +44,9 @@
 #define TG_RECORD_HALF_BITS 16
 #define TG_RECORD_HALF_MASK 0xffffu
 #define TG_RECORD_HALVES 2
+
+/* The hooks are calls, not inlined: the recording build's kernels stay small enough to compile
+ * in reasonable time, and their speed does not matter. */
 
 /* The sink; defined by the recording test (relocatable device code). */
 extern __device__ tg_trace_sink tg_trace_sink_device;
@@ -61,7 +67,8 @@ __device__ __forceinline__ int64_t tg_record_slot() {
   return (int64_t)block * s.threads + tid;
 }
 
-__device__ __forceinline__ void tg_record_put(int kind, int operand, int32_t smem, int64_t tag) {
+static __device__ __noinline__ void tg_record_put(int kind, int operand, int32_t smem,
+                                                  int64_t tag) {
   const int64_t slot = tg_record_slot();
   if (slot < 0) return;
   const int32_t n = tg_trace_sink_device.counts[slot]++;
@@ -75,14 +82,14 @@ __device__ __forceinline__ int32_t tg_record_smem(const void *p) {
   return (int32_t)__cvta_generic_to_shared(p);
 }
 
-__device__ __forceinline__ void tg_record_base(int operand, const void *p) {
+static __device__ __noinline__ void tg_record_base(int operand, const void *p) {
   const unsigned block = tg_record_block();
   if (threadIdx.x == 0 && threadIdx.y == 0 && block < (unsigned)tg_trace_sink_device.blocks)
     tg_trace_sink_device.smem_base[block * TG_REC_OPERANDS + operand] = (uint32_t)tg_record_smem(p);
 }
 
-__device__ __forceinline__ void tg_record_stage4(int operand, const float *p, int stride,
-                                                 float4 v) {
+static __device__ __noinline__ void tg_record_stage4(int operand, const float *p, int stride,
+                                                     float4 v) {
   const float e[TG_RECORD_VECTOR] = {v.x, v.y, v.z, v.w};
   for (int i = 0; i < TG_RECORD_VECTOR; ++i)
     tg_record_put(TG_REC_LOAD, operand, tg_record_smem(p + i * stride), (int64_t)e[i]);
@@ -94,7 +101,7 @@ __device__ __forceinline__ int64_t tg_record_half(const uint32_t *w, int e) {
          TG_RECORD_HALF_MASK;
 }
 
-__device__ __forceinline__ void tg_record_chunk16(int operand, const void *p, uint4 v) {
+static __device__ __noinline__ void tg_record_chunk16(int operand, const void *p, uint4 v) {
   const uint32_t w[TG_RECORD_VECTOR] = {v.x, v.y, v.z, v.w};
   const int half_bytes = TG_RECORD_HALF_BITS / 8;
   for (int e = 0; e < TG_RECORD_CHUNK_BYTES / half_bytes; ++e)
@@ -103,8 +110,8 @@ __device__ __forceinline__ void tg_record_chunk16(int operand, const void *p, ui
                   tg_record_half(w, e));
 }
 
-__device__ __forceinline__ void tg_record_copy(int operand, uint32_t addr, const void *src,
-                                               const void *base, int bytes, int elem_bytes) {
+static __device__ __noinline__ void tg_record_copy(int operand, uint32_t addr, const void *src,
+                                                   const void *base, int bytes, int elem_bytes) {
   const int64_t first =
       (static_cast<const char *>(src) - static_cast<const char *>(base)) / elem_bytes;
   for (int e = 0; e < TG_RECORD_CHUNK_BYTES / elem_bytes; ++e)
@@ -112,9 +119,13 @@ __device__ __forceinline__ void tg_record_copy(int operand, uint32_t addr, const
                   e * elem_bytes < bytes ? first + e + 1 : 0);
 }
 
-__device__ __forceinline__ void tg_record_regs16(int operand, const uint32_t *regs, int count) {
-  for (int e = 0; e < TG_RECORD_HALVES * count; ++e)
-    tg_record_put(TG_REC_FRAGMENT, operand, -1, tg_record_half(regs, e));
+static __device__ __noinline__ void tg_record_regs(int operand, const uint32_t *regs, int count,
+                                                   int elem_bytes) {
+  const int bits = 8 * elem_bytes, per_reg = (int)sizeof(uint32_t) / elem_bytes;
+  const uint64_t mask = (1ull << bits) - 1;
+  for (int r = 0; r < count; ++r)
+    for (int e = 0; e < per_reg; ++e)
+      tg_record_put(TG_REC_FRAGMENT, operand, -1, (int64_t)((regs[r] >> (bits * e)) & mask));
 }
 
 #define TG_RECORD_BASE(op, ptr) tg_record_base((op), (ptr))
@@ -130,8 +141,10 @@ __device__ __forceinline__ void tg_record_regs16(int operand, const uint32_t *re
   for (int tg_record_i = 0; tg_record_i < (int)(sizeof(array) / sizeof((array)[0])); \
        ++tg_record_i)                                                                \
   TG_RECORD_OPERAND((op), (array)[tg_record_i])
-#define TG_RECORD_REGS16(op, regs) \
-  tg_record_regs16((op), (regs), (int)(sizeof(regs) / sizeof((regs)[0])))
+#define TG_RECORD_REGS(op, regs, elem_bytes) \
+  tg_record_regs((op), (regs), (int)(sizeof(regs) / sizeof((regs)[0])), (elem_bytes))
+#define TG_RECORD_LOADER(loader, op, base) \
+  ((loader).record_operand = (op), (loader).record_base = (const char *)(base))
 #define TG_RECORD_STORE(offset) tg_record_put(TG_REC_STORE, TG_REC_D, -1, (offset))
 #define TG_RECORD_STORES(offset, count)                           \
   for (int tg_record_i = 0; tg_record_i < (count); ++tg_record_i) \
@@ -147,7 +160,8 @@ __device__ __forceinline__ void tg_record_regs16(int operand, const uint32_t *re
 #define TG_RECORD_COPY(op, addr, src, base, bytes, elem_bytes) ((void)0)
 #define TG_RECORD_OPERAND(op, value) ((void)0)
 #define TG_RECORD_OPERANDS(op, array) ((void)0)
-#define TG_RECORD_REGS16(op, regs) ((void)0)
+#define TG_RECORD_REGS(op, regs, elem_bytes) ((void)0)
+#define TG_RECORD_LOADER(loader, op, base) ((void)0)
 #define TG_RECORD_STORE(offset) ((void)0)
 #define TG_RECORD_STORES(offset, count) ((void)0)
 

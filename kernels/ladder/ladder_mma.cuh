@@ -169,7 +169,7 @@ __device__ __forceinline__ void warp_multiply_tile(uint32_t stage, WarpAccumulat
       /* lane l gives row l % 16 of the m16 tile, k half l / 16 */
       const tg_cell at = tg_ladder_ldsm_a_cell(lane, row0, i, ks);
       warp_ldmatrix_x4(a[i], stage + smem_chunk_swizzled(at.row, at.col) * kChunkBytes);
-      TG_RECORD_REGS16(TG_REC_A, a[i]); /* trace_record.cuh */
+      TG_RECORD_REGS(TG_REC_A, a[i], kElemBytes); /* trace_record.cuh */
     }
 #pragma unroll
     for (int j = 0; j < C::kTilesN; j += kPair) {
@@ -178,7 +178,7 @@ __device__ __forceinline__ void warp_multiply_tile(uint32_t stage, WarpAccumulat
       uint32_t r[4];
       warp_ldmatrix_x4(r,
                        stage + C::kStageBytesA + smem_chunk_swizzled(bt.row, bt.col) * kChunkBytes);
-      TG_RECORD_REGS16(TG_REC_B, r);
+      TG_RECORD_REGS(TG_REC_B, r, kElemBytes);
       b[j][0] = r[0];
       b[j][1] = r[1];
       b[j + 1][0] = r[2];

@@ -91,6 +91,8 @@ struct Sm80Gemm {
     else la.init(a, p.lda, k_begin, m0);                    /* rows k, contiguous m */
     if constexpr (B_KMAJOR) lb.init(b, p.ldb, n0, k_begin); /* rows n, contiguous k */
     else lb.init(b, p.ldb, k_begin, n0);                    /* rows k, contiguous n */
+    TG_RECORD_LOADER(la, TG_REC_A, p.a); /* the recording build's (trace_record.cuh) */
+    TG_RECORD_LOADER(lb, TG_REC_B, p.b);
   }
 
   /* Issues the current k-tile into `stage` and moves both loaders to the next one. */
@@ -198,12 +200,15 @@ struct Sm80Gemm {
     for (int mi = 0; mi < kMI; ++mi) {
       if constexpr (A_KMAJOR) {
         warp_ldmatrix_x4(fa[mi], sa + mi * kRows16Bytes);
+        TG_RECORD_REGS(TG_REC_A, fa[mi], E::kBytes); /* trace_record.cuh */
       } else if constexpr (kAMnShortcut) {
         warp_ldmatrix_x4_trans(fa[mi],
                                stage + ks * 16 * kAMnRowBytes + tg_sm80_mn_tile_offset(fo.a, mi));
+        TG_RECORD_REGS(TG_REC_A, fa[mi], E::kBytes);
       } else {
         const tg_cell c = tg_sm80_ldsm_a_mn(lane, ks, warp_m * kWarpM + mi * 16);
         warp_ldmatrix_x4_trans(fa[mi], stage + thread_swizzled_offset(c.row, c.col, kAMnChunks));
+        TG_RECORD_REGS(TG_REC_A, fa[mi], E::kBytes);
       }
     }
 #pragma unroll
@@ -219,6 +224,7 @@ struct Sm80Gemm {
         warp_ldmatrix_x4_trans(
             r, stage + kTileABytes + thread_swizzled_offset(c.row, c.col, kBMnChunks));
       }
+      TG_RECORD_REGS(TG_REC_B, r, E::kBytes);
       fb[2 * nj][0] = r[0];
       fb[2 * nj][1] = r[1];
       fb[2 * nj + 1][0] = r[2];
@@ -324,6 +330,8 @@ struct Sm80Gemm {
   __device__ static void run(const tg_problem &p, int splits, int64_t k_split, Acc *partial) {
     extern __shared__ __align__(128) unsigned char smem[];
     const uint32_t smem_base = thread_smem_address(smem);
+    TG_RECORD_BASE(TG_REC_A, smem); /* the recording build's hooks (trace_record.cuh) */
+    TG_RECORD_BASE(TG_REC_B, smem);
     const int lane = threadIdx.x & 31;
     const tg_cell warp_cell = tg_sm80_warp_cell(threadIdx.x >> 5, WARPS_N);
     const int warp_m = warp_cell.row, warp_n = warp_cell.col;
@@ -414,7 +422,10 @@ struct Sm80Gemm {
           Acc *out = partial + ((split * p.batch + bat) * p.m + row) * p.n + col;
 #pragma unroll
           for (int i = 0; i < TG_EPILOGUE_VECTOR; ++i)
-            if (col + i < p.n) out[i] = v[i];
+            if (col + i < p.n) {
+              out[i] = v[i];
+              TG_RECORD_STORE(out + i - partial);
+            }
         }
       }
       __syncthreads(); /* staging is reused as pipeline memory by the next (batch, split) */

@@ -17,6 +17,7 @@
 
 #include "ptx_sm80.cuh"
 #include "sm80_layout.h" /* TG_CHUNK_BYTES, TG_SWIZZLE_ROWS and the index arithmetic */
+#include "trace_record.cuh"
 
 /* Byte offset of logical chunk `chunk` of row `row` in a tile of row_chunks chunks per row. */
 __device__ __forceinline__ uint32_t thread_swizzled_offset(int row, int chunk, int row_chunks) {
@@ -52,6 +53,10 @@ struct BlockTileLoader {
   int row, col;      /* matrix row of the thread's first chunk, and its column (the
                           registry keeps every extent below 2^31 - 2^16) */
   uint32_t smem_off; /* swizzled offset of the thread's first chunk in a stage */
+#ifdef TG_TRACE_RECORD
+  int record_operand;      /* the recording build's: the operand staged (TG_RECORD_LOADER) */
+  const char *record_base; /* and its pointer, which the records' offsets count from */
+#endif
 
   /* Bytes between the thread's rows: kRowStep rows of the matrix (leading dimension ld). Not
    * kept in the loader: ld is the same for every thread, so recomputing it from the kernel
@@ -84,6 +89,8 @@ struct BlockTileLoader {
     for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld)) {
       const int b = row + j * kRowStep < rows_end ? bytes : 0;
       thread_copy_chunk_prefix(dst + j * kSmemRowStep, b ? src : fallback, b);
+      TG_RECORD_COPY(record_operand, dst + j * kSmemRowStep, b ? src : fallback, record_base, b,
+                     kElemBytes); /* nothing but in the recording build (trace_record.cuh) */
     }
   }
 
@@ -111,8 +118,11 @@ struct BlockTileLoader {
     const uint32_t dst = stage + smem_off;
     const char *src = ptr;
 #pragma unroll
-    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld))
+    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld)) {
       thread_cp_async_16_or_zero(dst + j * kSmemRowStep, src, j >= rows);
+      TG_RECORD_COPY(record_operand, dst + j * kSmemRowStep, src, record_base,
+                     j >= rows ? 0 : TG_CHUNK_BYTES, kElemBytes);
+    }
   }
   /* Rows are k (MN-major operand, the tile lies inside k): every row copies `bytes` of the
    * thread's chunk (16 inside the matrix, fewer or none at its m or n edge). */
@@ -120,8 +130,10 @@ struct BlockTileLoader {
     const uint32_t dst = stage + smem_off;
     const char *src = ptr;
 #pragma unroll
-    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld))
+    for (int j = 0; j < kPerThread; ++j, src += pass_bytes(ld)) {
       thread_copy_chunk_prefix(dst + j * kSmemRowStep, src, bytes);
+      TG_RECORD_COPY(record_operand, dst + j * kSmemRowStep, src, record_base, bytes, kElemBytes);
+    }
   }
 
   /* Moves to the next tile along the contiguous dimension (K-major operands)... */

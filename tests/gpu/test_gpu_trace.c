@@ -3,11 +3,12 @@
  * recording build of every traced kernel (compiled with -DTG_TRACE_RECORD: the hooks of
  * kernels/common/trace_record.cuh append a record for each element a thread touches) and, for
  * several problems per kernel (whole tiles, edges in m, n and k, a single element, padded
- * leading dimensions with batches, aligned and unaligned operands), runs it on inputs whose
- * every element holds its own offset + 1. Then, for every thread of every CTA and every k-tile,
- * what the thread loaded (global element → shared-memory offset, or zero), what it read back
- * into registers (operands, mma.sync fragments) and which elements of D it wrote must equal
- * what tools/trace computes for it. Exit 77 (skipped) without a GPU.
+ * leading dimensions with batches, aligned and unaligned operands, every operand order a kernel
+ * reads, split-K), runs it on inputs whose every element holds its own offset + 1. Then, for
+ * every thread of every CTA and every k-tile, what the thread loaded (global element ->
+ * shared-memory offset, or zero), what it read back into registers (operands, mma.sync
+ * fragments) and which elements of D (or of the split-K partial sums) it wrote must equal what
+ * tools/trace computes for it. Exit 77 (skipped) without a GPU.
  */
 #include <cuda_runtime_api.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 
 #include "ladder.h"
 #include "simt.h"
+#include "sm80.h"
 #include "trace.h"
 #include "trace_record.h"
 
@@ -30,23 +32,47 @@
 cudaError_t tg_trace_sink_install(const tg_trace_sink *s); /* trace_sink.cu */
 
 typedef tg_status (*launch_fn)(const tg_problem *p, struct CUstream_st *stream);
+typedef int (*splits_fn)(const tg_problem *p);
+typedef size_t (*workspace_fn)(const tg_problem *p);
 
+/* Each traced kernel's launcher, and for the rows that may split k their split count and
+ * workspace (the registry row's hooks). */
 static const struct {
   const char *name;
   launch_fn launch;
+  splits_fn splits;
+  workspace_fn workspace;
 } k_launchers[] = {
-    {"simt_01_naive", tg_simt_01_naive_launch},
-    {"simt_02_coalesced", tg_simt_02_coalesced_launch},
-    {"simt_03_smem", tg_simt_03_smem_launch},
-    {"simt_04_1d_blocktile", tg_simt_04_1d_blocktile_launch},
-    {"simt_05_2d_blocktile", tg_simt_05_2d_blocktile_launch},
-    {"simt_06_vectorized", tg_simt_06_vectorized_launch},
-    {"simt_07_warptile", tg_simt_07_warptile_launch},
-    {"simt_08_double_buffer", tg_simt_08_double_buffer_launch},
-    {"ladder_09_wmma", tg_ladder_09_wmma_launch},
-    {"ladder_10_wmma_double_buffer", tg_ladder_10_wmma_double_buffer_launch},
-    {"ladder_11_mma_swizzle", tg_ladder_11_mma_swizzle_launch},
-    {"ladder_12_mma_multistage", tg_ladder_12_mma_multistage_launch},
+    {"simt_01_naive", tg_simt_01_naive_launch, NULL, NULL},
+    {"simt_02_coalesced", tg_simt_02_coalesced_launch, NULL, NULL},
+    {"simt_03_smem", tg_simt_03_smem_launch, NULL, NULL},
+    {"simt_04_1d_blocktile", tg_simt_04_1d_blocktile_launch, NULL, NULL},
+    {"simt_05_2d_blocktile", tg_simt_05_2d_blocktile_launch, NULL, NULL},
+    {"simt_06_vectorized", tg_simt_06_vectorized_launch, NULL, NULL},
+    {"simt_07_warptile", tg_simt_07_warptile_launch, NULL, NULL},
+    {"simt_08_double_buffer", tg_simt_08_double_buffer_launch, NULL, NULL},
+    {"ladder_09_wmma", tg_ladder_09_wmma_launch, NULL, NULL},
+    {"ladder_10_wmma_double_buffer", tg_ladder_10_wmma_double_buffer_launch, NULL, NULL},
+    {"ladder_11_mma_swizzle", tg_ladder_11_mma_swizzle_launch, NULL, NULL},
+    {"ladder_12_mma_multistage", tg_ladder_12_mma_multistage_launch, NULL, NULL},
+#define SM80(row, name) \
+  { row, tg_sm80_launch_##name, tg_sm80_splits_##name, tg_sm80_workspace_##name }
+    SM80("sm80_128x256x64", h_128x256),
+    SM80("sm80_256x128x64", h_256x128),
+    SM80("sm80_128x128x64", h_128x128),
+    SM80("sm80_64x128x64", h_64x128),
+    SM80("sm80_64x64x64", h_64x64),
+    SM80("sm80_128x128x64_splitk", h_128x128_splitk),
+    SM80("sm80_64x64x64_splitk", h_64x64_splitk),
+    SM80("sm80_tf32_256x128x32", tf32_256x128),
+    SM80("sm80_tf32_128x128x32", tf32_128x128),
+    SM80("sm80_tf32_64x64x32", tf32_64x64),
+    SM80("sm80_tf32_64x64x32_splitk", tf32_64x64_splitk),
+    SM80("sm80_s8_128x256x128", s8_128x256),
+    SM80("sm80_s8_128x128x128", s8_128x128),
+    SM80("sm80_s8_64x64x128", s8_64x64),
+    SM80("sm80_s8_64x64x128_splitk", s8_64x64_splitk),
+#undef SM80
 };
 
 static int g_checks, g_failures;
@@ -59,40 +85,63 @@ static int alignment(int64_t ld, int64_t stride, int elem_bytes) {
   return a;
 }
 
-/* The canonical problem of a case: A (m×k) row-major, B (k×n) row-major (simt) or column-major
- * (ladder), fp32 D; leading dimensions padded by pad, batches one after the other. */
-static tg_problem problem(const tg_trace_kernel *k, const int64_t s[5]) {
-  const int simt = strcmp(k->family, "simt") == 0;
+/* Bytes every leading dimension of the sm80 family's operands is a multiple of (the registry
+ * rows' alignment; the planner repacks others). */
+#define SM80_ALIGN_BYTES 16
+
+/* The canonical problem of a case: A (m×k) and B (k×n) in the given orders, D row-major, the
+ * kernel's input type; leading dimensions padded by pad (for sm80, both rounded up to whole 16
+ * bytes), batches one after the other. */
+static tg_problem problem(const tg_trace_kernel *k, const int64_t s[5], tg_order a_order,
+                          tg_order b_order) {
+  const int sm80 = strcmp(k->family, "sm80") == 0, eb = k->elem_bytes;
+  const int64_t round = sm80 ? SM80_ALIGN_BYTES / eb : 1;
   tg_problem p;
   memset(&p, 0, sizeof p);
   p.m = s[0], p.n = s[1], p.k = s[2], p.batch = s[3];
-  p.input = simt ? TG_IN_F32 : TG_IN_F16;
-  p.a_type = p.b_type = simt ? TG_F32 : TG_F16;
-  p.c_type = p.d_type = p.bias_type = TG_F32;
-  p.a_order = TG_ROW_MAJOR;
-  p.b_order = simt ? TG_ROW_MAJOR : TG_COL_MAJOR;
-  p.lda = p.k + s[4];
-  p.ldb = (simt ? p.n : p.k) + s[4];
+  if (strcmp(k->ab_dtype, "s8") == 0) {
+    p.input = TG_IN_S8;
+    p.a_type = p.b_type = TG_S8;
+    p.c_type = p.d_type = TG_S32;
+    p.exact_int = 1;
+  } else if (eb == 4) {
+    p.input = k->acc_dtype ? TG_IN_TF32 : TG_IN_F32;
+    p.a_type = p.b_type = TG_F32;
+    p.c_type = p.d_type = TG_F32;
+  } else {
+    p.input = TG_IN_F16;
+    p.a_type = p.b_type = TG_F16;
+    p.c_type = p.d_type = TG_F32;
+  }
+  p.bias_type = TG_F32;
+  p.a_order = a_order, p.b_order = b_order;
+  const int64_t a_inner = a_order == TG_ROW_MAJOR ? p.k : p.m;
+  const int64_t b_inner = b_order == TG_ROW_MAJOR ? p.n : p.k;
+  p.lda = (a_inner + s[4] + round - 1) / round * round;
+  p.ldb = (b_inner + s[4] + round - 1) / round * round;
   p.ldc = p.ldd = p.n + s[4];
-  p.batch_stride_a = p.lda * p.m;
-  p.batch_stride_b = p.ldb * (simt ? p.k : p.n);
+  p.batch_stride_a = p.lda * (a_order == TG_ROW_MAJOR ? p.m : p.k);
+  p.batch_stride_b = p.ldb * (b_order == TG_ROW_MAJOR ? p.k : p.n);
   p.batch_stride_c = p.batch_stride_d = p.ldd * p.m;
   p.alpha = 1.0, p.alpha_f = 1.0f;
-  p.align_a = alignment(p.lda, p.batch_stride_a, k->elem_bytes);
-  p.align_b = alignment(p.ldb, p.batch_stride_b, k->elem_bytes);
+  p.align_a = alignment(p.lda, p.batch_stride_a, eb);
+  p.align_b = alignment(p.ldb, p.batch_stride_b, eb);
   p.align_c = p.align_d = alignment(p.ldd, p.batch_stride_d, (int)sizeof(float));
   p.align_bias = 16;
   p.sm = 90, p.sm_count = 132;
   return p;
 }
 
-/* Device memory filled with tags: element i holds i + 1 (as a float, or as 16 bits). */
-static void *tagged(int64_t elems, int elem_bytes) {
+/* Device memory filled with tags: element i holds i + 1, as a float value (`value`: the simt
+ * rungs, whose hooks read values) or as its bits, truncated to the element's size. */
+static void *tagged(int64_t elems, int elem_bytes, int value) {
   void *host = malloc((size_t)(elems * elem_bytes)), *dev = NULL;
   if (!host) return NULL;
   for (int64_t i = 0; i < elems; ++i) {
-    if (elem_bytes == 4) ((float *)host)[i] = (float)(i + 1);
-    else ((unsigned short *)host)[i] = (unsigned short)(i + 1);
+    if (value) ((float *)host)[i] = (float)(i + 1);
+    else if (elem_bytes == 4) ((uint32_t *)host)[i] = (uint32_t)(i + 1);
+    else if (elem_bytes == 2) ((uint16_t *)host)[i] = (uint16_t)(i + 1);
+    else ((uint8_t *)host)[i] = (uint8_t)(i + 1);
   }
   if (cudaMalloc(&dev, (size_t)(elems * elem_bytes)) != cudaSuccess ||
       cudaMemcpy(dev, host, (size_t)(elems * elem_bytes), cudaMemcpyHostToDevice) != cudaSuccess)
@@ -150,8 +199,9 @@ static int take(const tg_trace_record *r, int count, int *at, int kind, int n, s
   return got;
 }
 
-/* What the trace says the elements of `kind` in l are. */
-static int expect(const tg_trace_list *l, int kind, seen *out) {
+/* What the trace says the elements of `kind` in l are; fragment tags are the registers' bits,
+ * so they keep tag_mask of the element's offset + 1. */
+static int expect(const tg_trace_list *l, int kind, int64_t tag_mask, seen *out) {
   int n = 0;
   for (int i = 0; i < l->count; ++i) {
     const tg_trace_elem *e = &l->v[i];
@@ -159,6 +209,7 @@ static int expect(const tg_trace_list *l, int kind, seen *out) {
     out[n].operand = e->operand;
     out[n].smem = kind == TG_TRACE_LOAD ? e->smem : -1;
     out[n].tag = kind == TG_TRACE_STORE ? e->offset : e->offset + 1; /* -1 + 1: a zero */
+    if (kind == TG_TRACE_FRAGMENT) out[n].tag &= tag_mask;
     ++n;
   }
   return n;
@@ -188,12 +239,16 @@ static void compare(where *w, const char *what, int kt, seen *want, int n_want, 
     }
 }
 
-/* Runs kernel k (its recording build) on p and compares every thread with the trace. */
-static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_problem *p0) {
+/* Runs kernel k (its recording build, launcher row r) on p and compares every thread with the
+ * trace. */
+static void run_case(const tg_trace_kernel *k, int r, const tg_problem *p0) {
   const int failures_before = g_failures;
+  const int value_tags = strcmp(k->family, "simt") == 0; /* the simt hooks read fp32 values */
+  const int64_t tag_mask = value_tags ? -1 : (int64_t)((1ull << (8 * k->elem_bytes)) - 1);
   tg_problem p = *p0;
+  const int splits = k_launchers[r].splits ? k_launchers[r].splits(&p) : 1;
   tg_trace t;
-  tg_trace_init(&t, k, &p, 1);
+  tg_trace_init(&t, k, &p, splits);
   const int threads = tg_trace_threads(&t);
   const int64_t blocks = (int64_t)t.grid[0] * t.grid[1] * t.grid[2];
   const int64_t a_elems = p.batch_stride_a * p.batch, b_elems = p.batch_stride_b * p.batch;
@@ -202,10 +257,15 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
     ++g_failures;
     return;
   }
-  /* The trace of every thread: a list per k-tile, then one of its stores. */
-  tg_trace_cta c0;
-  tg_trace_cta_at(&t, 0, 0, 0, &c0);
-  const int parts = c0.k_tiles + 1; /* every CTA of these kernels has all of k */
+  /* The trace of every thread: a list per k-tile (of the CTA with the most), then one of its
+   * stores. */
+  int parts = 1;
+  for (int64_t b = 0; b < blocks; ++b) {
+    tg_trace_cta c;
+    tg_trace_cta_at(&t, (unsigned)(b % t.grid[0]), (unsigned)(b / t.grid[0] % t.grid[1]),
+                    (unsigned)(b / t.grid[0] / t.grid[1]), &c);
+    if (c.k_tiles + 1 > parts) parts = c.k_tiles + 1;
+  }
   tg_trace_list *lists = (tg_trace_list *)calloc((size_t)(blocks * threads * parts), sizeof *lists);
   int capacity = 0;
   for (int64_t b = 0; lists && b < blocks; ++b) {
@@ -235,8 +295,10 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
   sink.blocks = (int32_t)blocks;
   sink.threads = threads;
   const size_t slots = (size_t)(blocks * threads);
-  void *a = tagged(a_elems, k->elem_bytes), *bm = tagged(b_elems, k->elem_bytes), *d = NULL;
-  int ok = lists && a && bm &&
+  void *a = tagged(a_elems, k->elem_bytes, value_tags);
+  void *bm = tagged(b_elems, k->elem_bytes, value_tags), *d = NULL, *work = NULL;
+  const size_t work_bytes = k_launchers[r].workspace ? k_launchers[r].workspace(&p) : 0;
+  int ok = lists && a && bm && (!work_bytes || cudaMalloc(&work, work_bytes) == cudaSuccess) &&
            cudaMalloc(&d, (size_t)(p.batch_stride_d * p.batch) * sizeof(float)) == cudaSuccess &&
            cudaMalloc((void **)&sink.records, slots * capacity * sizeof(tg_trace_record)) ==
                cudaSuccess &&
@@ -249,9 +311,9 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
            cudaMemset(sink.smem_base, 0, (size_t)blocks * TG_REC_OPERANDS * sizeof(uint32_t)) ==
                cudaSuccess &&
            tg_trace_sink_install(&sink) == cudaSuccess;
-  p.a = a, p.b = bm, p.d = d;
+  p.a = a, p.b = bm, p.d = d, p.workspace = work, p.workspace_bytes = work_bytes;
   if (ok)
-    ok = launch(&p, NULL) == TG_OK && cudaDeviceSynchronize() == cudaSuccess &&
+    ok = k_launchers[r].launch(&p, NULL) == TG_OK && cudaDeviceSynchronize() == cudaSuccess &&
          cudaGetLastError() == cudaSuccess;
   tg_trace_record *rec = ok ? (tg_trace_record *)malloc(slots * capacity * sizeof *rec) : NULL;
   int32_t *counts = ok ? (int32_t *)malloc((slots + 1) * sizeof *counts) : NULL;
@@ -282,7 +344,7 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
     w.bz = (unsigned)(b / t.grid[0] / t.grid[1]);
     for (int tid = 0; tid < threads; ++tid) {
       const tg_trace_list *l = lists + (b * threads + tid) * parts;
-      const tg_trace_record *r = rec + (b * threads + tid) * capacity;
+      const tg_trace_record *mine = rec + (b * threads + tid) * capacity;
       const int count = counts[b * threads + tid];
       int total = 0;
       for (int q = 0; q < parts; ++q) total += l[q].count;
@@ -297,8 +359,8 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
       static const char *names[] = {"loads", "fragment elements", "stores"};
       for (int q = 0; q < parts; ++q)
         for (int kind = TG_TRACE_LOAD; kind <= TG_TRACE_STORE; ++kind) {
-          const int n = expect(&l[q], kind, want);
-          const int m = take(r, count, &at[kind], kind, n, got, bases + b * TG_REC_OPERANDS);
+          const int n = expect(&l[q], kind, tag_mask, want);
+          const int m = take(mine, count, &at[kind], kind, n, got, bases + b * TG_REC_OPERANDS);
           if (n || m) compare(&w, names[kind], q, want, n, got, m, kind == TG_TRACE_FRAGMENT);
         }
     }
@@ -313,11 +375,13 @@ static void run_case(const tg_trace_kernel *k, launch_fn launch, const tg_proble
   cudaFree(a);
   cudaFree(bm);
   cudaFree(d);
+  cudaFree(work);
   cudaFree(sink.records);
   cudaFree(sink.counts);
   cudaFree(sink.smem_base);
-  printf("%-30s %4lldx%-4lld x%-4lld batch %lld: %s\n", k->name, (long long)p.m, (long long)p.n,
-         (long long)p.k, (long long)p.batch,
+  printf("%-28s A %c B %c %4lldx%-4lldx%-4lld batch %lld split %d: %s\n", k->name,
+         "km"[p.a_order == TG_COL_MAJOR], "nk"[p.b_order == TG_COL_MAJOR], (long long)p.m,
+         (long long)p.n, (long long)p.k, (long long)p.batch, splits,
          g_failures > failures_before ? "FAILED" : "equal to the trace");
 }
 
@@ -329,28 +393,39 @@ int main(void) {
            e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
     return SKIP_CODE;
   }
-  for (size_t i = 0; i < sizeof k_launchers / sizeof k_launchers[0]; ++i) {
-    const tg_trace_kernel *k = tg_trace_kernel_find(k_launchers[i].name);
+  for (int r = 0; r < (int)(sizeof k_launchers / sizeof k_launchers[0]); ++r) {
+    const tg_trace_kernel *k = tg_trace_kernel_find(k_launchers[r].name);
     ++g_checks;
     if (!k) {
-      fprintf(stderr, "%s has no trace\n", k_launchers[i].name);
+      fprintf(stderr, "%s has no trace\n", k_launchers[r].name);
       ++g_failures;
       continue;
     }
     const int64_t tm = k->tile_m, tn = k->tile_n, tk = k->tile_k == 1 ? 4 : k->tile_k;
-    const int64_t cases[][5] = {
-        /* m, n, k, batch, pad: whole tiles (aligned); every edge (unaligned); one element;
-         * batches with padded leading dimensions; edges with aligned operands */
+    /* m, n, k, batch, pad. The rungs: whole tiles (aligned); every edge (unaligned); one
+     * element; batches with padded leading dimensions; edges with aligned operands. The sm80
+     * rows (leading dimensions rounded to 16 bytes, operands within 16-bit tags): whole tiles,
+     * every edge, one element, batches, and k long enough for the split-K rows to split. */
+    const int64_t rungs[][5] = {
         {tm, tn, 2 * tk, 1, 0},
         {tm + 3, tn - 5, tk + 7, 1, 0},
         {1, 1, 1, 1, 0},
         {2 * tm - 1, tn + 1, 3 * tk - 1, 2, 3},
         {tm + 5, tn + 8, 2 * tk + 8, 1, 0},
     };
-    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
-      const tg_problem p = problem(k, cases[c]);
-      run_case(k, k_launchers[i].launch, &p);
-    }
+    const int64_t rows[][5] = {
+        {tm, tn, 2 * tk, 1, 0},    {tm + 3, tn - 5, tk + 7, 1, 0}, {1, 1, 1, 1, 0},
+        {tm + 1, 9, tk + 1, 2, 8}, {100, 100, 8 * tk, 1, 0},
+    };
+    const int sm80 = strcmp(k->family, "sm80") == 0;
+    for (int a = TG_ROW_MAJOR; a <= TG_COL_MAJOR; ++a)
+      for (int b = TG_ROW_MAJOR; b <= TG_COL_MAJOR; ++b) {
+        if (!(k->a_orders >> a & 1u) || !(k->b_orders >> b & 1u)) continue;
+        for (size_t c = 0; c < sizeof rungs / sizeof rungs[0]; ++c) {
+          const tg_problem p = problem(k, sm80 ? rows[c] : rungs[c], (tg_order)a, (tg_order)b);
+          run_case(k, r, &p);
+        }
+      }
   }
   printf("test_gpu_trace: %d checks, %d failed\n", g_checks, g_failures);
   return g_failures ? 1 : 0;
