@@ -504,7 +504,6 @@ int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char
   if (!k->mma_fragments && !k->fragments_opaque && check_operands(t, c, kt, err, err_len) != 0)
     return -1;
   if (k->mma_fragments && check_mma_layout(t, c, kt, err, err_len) != 0) return -1;
-  if (k->check && k->check(t, c, kt, err, err_len) != 0) return -1;
   return 0;
 }
 

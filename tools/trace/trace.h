@@ -128,9 +128,6 @@ struct tg_trace_kernel {
   /* Writes how the kernel names shared-memory byte offset smem of operand `operand` (e.g.
    * "as_t[3][17]"); may be NULL. */
   void (*smem_name)(const tg_trace *t, int operand, int64_t smem, char *buf, size_t len);
-  /* The kernel's own invariant of CTA c's k-tile kt, beside tg_trace_check_k_tile's generic
-   * ones (e.g. the mma.sync fragment layout): 0, or -1 with the violation in err. May be NULL. */
-  int (*check)(const tg_trace *t, const tg_trace_cta *c, int kt, char *err, size_t err_len);
 };
 
 /* The traced kernels, in ladder order; NULL past the end. */
@@ -171,7 +168,8 @@ int tg_trace_thread_staged(const tg_trace *t, const tg_trace_cta *c, int tid, in
  * k-tiles is loaded exactly once, from its own offset (or as zero outside the matrix), into its
  * own shared-memory offset; every fragment reads an element that was staged; for the simt
  * rungs, the operands a thread reads at each k are exactly those its outputs need; for
- * mma.sync fragments, each lane holds the elements the PTX ISA's m16n8k16 layout gives it.
+ * mma.sync fragments, each lane holds the elements the PTX ISA's layout gives it (m16n8k16,
+ * and k8 / k32 for tf32 / int8).
  * Returns 0, or -1 with the first violation in err. */
 int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
                           size_t err_len);

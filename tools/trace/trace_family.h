@@ -36,11 +36,13 @@ void tg_trace_put_load(tg_trace_list *out, const tg_trace *t, const tg_trace_cta
  * tg_trace_thread resolves which element it is. */
 void tg_trace_put_fragment(tg_trace_list *out, int operand, int access, int step, int64_t smem);
 
-/* Appends one STORE of D(row, col) when it lies inside D (stores past the edge are never made). */
+/* Appends one STORE of D(row, col) when it lies inside D (stores past the edge are never made);
+ * with split-K, of the CTA's split's partial sum of it. */
 void tg_trace_put_store(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c, int access,
                         int64_t row, int64_t col);
 
-/* Appends one element of D thread-held accumulator (kind TG_TRACE_ACCUM), inside D or not. */
+/* Appends one element of D that a thread's accumulators hold (kind TG_TRACE_ACCUM), inside D
+ * or not. */
 void tg_trace_put_accumulator(tg_trace_list *out, const tg_trace *t, const tg_trace_cta *c,
                               int access, int64_t row, int64_t col);
 
