@@ -7,7 +7,7 @@
 #include "f32_launch.cuh"
 
 namespace {
-typedef F32Config<128, 128, 16, 2, 4, 3, 2> Config128x128;
+typedef F32Config<TG_F32_128X128> Config128x128;
 }
 
 F32_ROW(128x128, Config128x128, 0)

@@ -8,7 +8,7 @@
 #include "f32_launch.cuh"
 
 namespace {
-typedef F32Config<64, 64, 16, 2, 2, 3, 4> Config64x64;
+typedef F32Config<TG_F32_64X64> Config64x64;
 }
 
 F32_ROW(64x64, Config64x64, 0)

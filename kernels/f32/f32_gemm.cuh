@@ -38,14 +38,14 @@
 #include "ptx_sm80.cuh"
 
 /* Rows of tiles that sweep the columns together (L2 reuse of B). */
-constexpr int kF32GroupM = 8;
+constexpr int kF32GroupM = TG_F32_GROUP_M;
 /* Largest gridDim.y: batches and splits beyond it are walked by a strided loop. */
 constexpr int64_t kF32MaxGridY = 65535;
 /* Shared memory one CTA may take on sm_90 (the opt-in limit; sm_80's is lower, 163 KB). */
 constexpr int kF32MaxSmemBytes = 227 * 1024;
 /* The lanes of a warp: 8 along m by 4 along n. */
-constexpr int kF32LanesM = 8;
-constexpr int kF32LanesN = 4;
+constexpr int kF32LanesM = TG_F32_LANES_M;
+constexpr int kF32LanesN = TG_F32_LANES_N;
 /* A thread's rows come in sub-blocks of one float4 of A; its columns are two float4 of B. */
 constexpr int kF32SubM = kF32Vector;
 constexpr int kF32ThreadN = 2 * kF32Vector;
@@ -104,10 +104,8 @@ struct F32Gemm {
     int row, col;
   };
   static __device__ __forceinline__ ThreadPlace thread_place() {
-    const int warp = threadIdx.x / kF32WarpSize, lane = threadIdx.x % kF32WarpSize;
-    const int warp_m = warp % C::kWarpsM, warp_n = warp / C::kWarpsM;
-    return ThreadPlace{warp_m * C::kWarpTileM + (lane / kF32LanesN) * kF32SubM,
-                       warp_n * C::kWarpTileN + (lane % kF32LanesN) * kF32ThreadN};
+    const tg_cell c = tg_f32_place(threadIdx.x, C::kWarpsM, C::kWarpTileM, C::kWarpTileN);
+    return ThreadPlace{c.row, c.col};
   }
 
   /* The thread's outer products over one staged k-tile (as: A's tile, bs: B's tile). */
@@ -145,11 +143,9 @@ struct F32Gemm {
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
   static __device__ __forceinline__ void block_tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles,
                                                        int64_t *tm, int64_t *tn) {
-    const int64_t group = kF32GroupM * n_tiles;
-    const int64_t first_m = (id / group) * kF32GroupM;
-    const int64_t rows = m_tiles - first_m < kF32GroupM ? m_tiles - first_m : kF32GroupM;
-    *tm = first_m + (id % group) % rows;
-    *tn = (id % group) / rows;
+    const tg_f32_tile t = tg_f32_tile_of(id, m_tiles, n_tiles);
+    *tm = t.tm;
+    *tn = t.tn;
   }
 
   /* The warp's accumulators through its staging area in shared memory (one sub-block of 32
@@ -166,7 +162,8 @@ struct F32Gemm {
     const int warp = threadIdx.x / kF32WarpSize, lane = threadIdx.x % kF32WarpSize;
     float *stage = smem + warp * kWarpStagingFloats;
     /* The thread's rows and columns within the warp's 32-row sub-block. */
-    const int srow = (lane / kF32LanesN) * kF32SubM, scol = (lane % kF32LanesN) * kF32ThreadN;
+    const tg_cell lc = tg_f32_lane_cell(lane);
+    const int srow = lc.row, scol = lc.col;
     /* The warp's first output row and column. */
     const int64_t wrow = m0 + (warp % C::kWarpsM) * C::kWarpTileM;
     const int64_t wcol = n0 + (warp / C::kWarpsM) * C::kWarpTileN;
@@ -181,7 +178,8 @@ struct F32Gemm {
       __syncwarp();
 #pragma unroll 1
       for (int s = lane; s < kStagingSegments; s += kF32WarpSize) {
-        const int r = s / kSegmentsPerRow, c = (s % kSegmentsPerRow) * TG_EPILOGUE_VECTOR;
+        const tg_cell seg = tg_f32_segment_cell(s, kSegmentsPerRow, TG_EPILOGUE_VECTOR);
+        const int r = seg.row, c = seg.col;
         const int64_t row = wrow + ib * C::kSubBlockStride + r, col = wcol + c;
         float v[TG_EPILOGUE_VECTOR];
 #pragma unroll

@@ -29,20 +29,21 @@
 
 #include <stdint.h>
 
+#include "f32_layout.h" /* the index arithmetic, shared with `tilegemm trace` */
 #include "ptx_sm80.cuh"
 
 /* Floats of padding after each k row of a staged tile: keeps the rows 16-byte aligned and
  * shifts each by 4 banks, which makes the transposed K-major stores conflict-free. */
-constexpr int kF32SmemPad = 4;
+constexpr int kF32SmemPad = TG_F32_SMEM_PAD;
 /* Floats in a 16-byte chunk: one float4. */
-constexpr int kF32Vector = 4;
+constexpr int kF32Vector = TG_F32_VECTOR;
 /* Bytes of one float and of one chunk. */
 constexpr int kF32Bytes = 4;
 constexpr int kF32ChunkBytes = kF32Vector * kF32Bytes;
 /* Consecutive k that one warp access of a K-major operand takes from each of its rows: 32 bytes,
  * one sector. */
-constexpr int kF32KLanes = 8;
-constexpr int kF32WarpSize = 32;
+constexpr int kF32KLanes = TG_F32_K_LANES;
+constexpr int kF32WarpSize = TG_F32_WARP;
 
 /* One thread's share of staging an operand, set up once per output tile (and k range) and
  * advanced by one k-tile per issue. */
@@ -55,12 +56,16 @@ struct F32Loader {
 };
 
 /* How an operand's k-tile reaches shared memory (header). */
-enum F32Staging { kF32KMajor, kF32MnChunks, kF32MnFloats };
+enum F32Staging {
+  kF32KMajor = TG_F32_K_MAJOR,
+  kF32MnChunks = TG_F32_MN_CHUNKS,
+  kF32MnFloats = TG_F32_MN_FLOATS
+};
 
 /* The staging of an operand from its order (k_major: k runs along memory) and its alignment in
  * bytes (pointer, leading dimension and batch stride). */
 __host__ __device__ inline F32Staging tg_f32_staging(bool k_major, int align) {
-  return k_major ? kF32KMajor : align >= kF32ChunkBytes ? kF32MnChunks : kF32MnFloats;
+  return (F32Staging)tg_f32_staging_of(k_major, align);
 }
 
 /* One operand's staged tile, kOuter (its m or n extent) × kTileK, filled by kThreads threads
@@ -100,15 +105,8 @@ struct F32OperandTile {
   static __device__ __forceinline__ F32Loader thread_loader(const float *base, int64_t ld,
                                                             int64_t o0, int64_t outer,
                                                             int64_t k_begin, int64_t k_end) {
-    const int t = threadIdx.x;
-    int o, kk;
-    if (kStaging == kF32KMajor) {
-      kk = t % kF32KLanes;
-      o = t / kF32KLanes;
-    } else {
-      kk = t / kThreadsPerRow;
-      o = (t % kThreadsPerRow) * (kStaging == kF32MnChunks ? kF32Vector : 1);
-    }
+    const tg_cell first = tg_f32_stage_cell(threadIdx.x, kStaging, kThreadsPerRow);
+    const int kk = first.row, o = first.col;
     F32Loader l;
     l.src = kStaging == kF32KMajor ? base + (o0 + o) * ld + (k_begin + kk)
                                    : base + (k_begin + kk) * ld + (o0 + o);
