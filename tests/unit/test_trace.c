@@ -14,6 +14,14 @@
 #include "check.h"
 #include "trace.h"
 
+/* The largest power of two up to 16 dividing the bytes of ld and batch stride of floats. */
+static int alignment(int64_t ld, int64_t stride) {
+  const int bytes = (int)sizeof(float);
+  int a = 16;
+  while (a > bytes && ((ld * bytes) % a || (stride * bytes) % a)) a /= 2;
+  return a;
+}
+
 /* A canonical problem in the kernel's frame: A (m×k) and B (k×n) in the given orders, D
  * row-major; leading dimensions padded by `pad`, `batch` batches one after the other. */
 static tg_problem problem(int64_t m, int64_t n, int64_t k, int64_t batch, int64_t pad,
@@ -29,6 +37,10 @@ static tg_problem problem(int64_t m, int64_t n, int64_t k, int64_t batch, int64_
   p.batch_stride_b = p.ldb * (b_order == TG_ROW_MAJOR ? k : n);
   p.batch_stride_d = p.ldd * m;
   p.alpha = 1.0, p.alpha_f = 1.0f;
+  /* The operands' alignment (the f32 family stages by it): 16-byte pointers, then what ld and
+   * the batch stride allow, for 4-byte elements (the 16-bit kernels ignore it). */
+  p.align_a = alignment(p.lda, p.batch_stride_a);
+  p.align_b = alignment(p.ldb, p.batch_stride_b);
   return p;
 }
 
@@ -129,7 +141,7 @@ int main(void) {
     check_print(k, first_order(k->a_orders), first_order(k->b_orders));
     CHECK(tg_trace_kernel_find(k->name) == k);
   }
-  CHECK(kernels >= 12 + 15); /* the teaching rungs 1-12, the sm80 rows */
+  CHECK(kernels >= 12 + 15 + 3); /* the teaching rungs 1-12, the sm80 and f32 rows */
   CHECK(tg_trace_kernel_find("no_such_kernel") == NULL);
   return tg_test_finish("test_trace");
 }

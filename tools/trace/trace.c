@@ -53,6 +53,7 @@ static const family_table k_families[] = {
     {tg_trace_simt_kernels, &tg_trace_simt_count},
     {tg_trace_ladder_kernels, &tg_trace_ladder_count},
     {tg_trace_sm80_kernels, &tg_trace_sm80_count},
+    {tg_trace_f32_kernels, &tg_trace_f32_count},
 };
 
 const tg_trace_kernel *tg_trace_kernel_at(int i) {
@@ -378,6 +379,10 @@ static int check_operands(const tg_trace *t, const tg_trace_cta *c, int kt, char
       rc = tg_trace_fail(err, len, "out of host memory");
       break;
     }
+    /* The outputs the thread computes: its accumulators where the kernel says (they may be
+     * stored by other threads), else its stores. */
+    if (k->accumulators) k->accumulators(t, c, tid, &l);
+    const int outputs = k->accumulators ? TG_TRACE_ACCUM : TG_TRACE_STORE;
     for (int64_t kk = k0; rc == 0 && kk < k0 + k->tile_k && kk < c->k_end; ++kk) {
       int64_t rows[256], cols[256]; /* what the thread reads at kk */
       int nr = 0, nc = 0;
@@ -387,18 +392,33 @@ static int check_operands(const tg_trace *t, const tg_trace_cta *c, int kt, char
         if (e->operand == TG_TRACE_A && e->col == kk && nr < 256) rows[nr++] = e->row;
         if (e->operand == TG_TRACE_B && e->row == kk && nc < 256) cols[nc++] = e->col;
       }
+      int64_t out_rows[256], out_cols[256];
+      int nor = 0, noc = 0;
       for (int i = 0; rc == 0 && i < l.count; ++i) {
         const tg_trace_elem *e = &l.v[i];
-        if (e->kind != TG_TRACE_STORE) continue;
+        if (e->kind != outputs) continue;
+        if (nor < 256 && !holds(out_rows, nor, e->row)) out_rows[nor++] = e->row;
+        if (noc < 256 && !holds(out_cols, noc, e->col)) out_cols[noc++] = e->col;
         if (!holds(rows, nr, e->row))
-          rc = tg_trace_fail(err, len, "thread %d stores D(%lld, %lld) but reads no A(%lld, %lld)",
-                             tid, (long long)e->row, (long long)e->col, (long long)e->row,
-                             (long long)kk);
+          rc = tg_trace_fail(
+              err, len, "thread %d computes D(%lld, %lld) but reads no A(%lld, %lld)", tid,
+              (long long)e->row, (long long)e->col, (long long)e->row, (long long)kk);
         else if (!holds(cols, nc, e->col))
-          rc = tg_trace_fail(err, len, "thread %d stores D(%lld, %lld) but reads no B(%lld, %lld)",
-                             tid, (long long)e->row, (long long)e->col, (long long)kk,
-                             (long long)e->col);
+          rc = tg_trace_fail(
+              err, len, "thread %d computes D(%lld, %lld) but reads no B(%lld, %lld)", tid,
+              (long long)e->row, (long long)e->col, (long long)kk, (long long)e->col);
       }
+      /* With accumulators (which include the cells past D's edge) nothing else is read. */
+      for (int i = 0; rc == 0 && outputs == TG_TRACE_ACCUM && i < nr; ++i)
+        if (!holds(out_rows, nor, rows[i]))
+          rc = tg_trace_fail(err, len,
+                             "thread %d reads A(%lld, %lld), which none of its outputs needs", tid,
+                             (long long)rows[i], (long long)kk);
+      for (int i = 0; rc == 0 && outputs == TG_TRACE_ACCUM && i < nc; ++i)
+        if (!holds(out_cols, noc, cols[i]))
+          rc = tg_trace_fail(err, len,
+                             "thread %d reads B(%lld, %lld), which none of its outputs needs", tid,
+                             (long long)kk, (long long)cols[i]);
     }
     for (int i = 0; rc == 0 && i < l.count; ++i) {
       const tg_trace_elem *e = &l.v[i];
