@@ -15,6 +15,8 @@
  *   TG_RECORD_COPY(op, addr, src, base, bytes, elem_bytes)
  *                                        a 16-byte cp.async to shared address addr from src
  *                                        (bytes of it read, the rest zero-filled)
+ *   TG_RECORD_COPY_SIZED(op, addr, src, base, bytes, elem_bytes, size)
+ *                                        the same for a cp.async of `size` bytes
  *   TG_RECORD_OPERAND(op, value)         an fp32 operand read from shared memory
  *   TG_RECORD_OPERANDS(op, array)        the fp32 operands of a register array, in order
  *   TG_RECORD_REGS(op, regs, elem_bytes) an array of 32-bit fragment registers, 4 / elem_bytes
@@ -111,10 +113,11 @@ static __device__ __noinline__ void tg_record_chunk16(int operand, const void *p
 }
 
 static __device__ __noinline__ void tg_record_copy(int operand, uint32_t addr, const void *src,
-                                                   const void *base, int bytes, int elem_bytes) {
+                                                   const void *base, int bytes, int elem_bytes,
+                                                   int size) {
   const int64_t first =
       (static_cast<const char *>(src) - static_cast<const char *>(base)) / elem_bytes;
-  for (int e = 0; e < TG_RECORD_CHUNK_BYTES / elem_bytes; ++e)
+  for (int e = 0; e < size / elem_bytes; ++e)
     tg_record_put(TG_REC_LOAD, operand, (int32_t)(addr + e * elem_bytes),
                   e * elem_bytes < bytes ? first + e + 1 : 0);
 }
@@ -135,7 +138,9 @@ static __device__ __noinline__ void tg_record_regs(int operand, const uint32_t *
 #define TG_RECORD_STAGE4(op, ptr, stride, v) tg_record_stage4((op), (ptr), (stride), (v))
 #define TG_RECORD_STAGE_CHUNK16(op, ptr, v) tg_record_chunk16((op), (ptr), (v))
 #define TG_RECORD_COPY(op, addr, src, base, bytes, elem_bytes) \
-  tg_record_copy((op), (addr), (src), (base), (bytes), (elem_bytes))
+  tg_record_copy((op), (addr), (src), (base), (bytes), (elem_bytes), TG_RECORD_CHUNK_BYTES)
+#define TG_RECORD_COPY_SIZED(op, addr, src, base, bytes, elem_bytes, size) \
+  tg_record_copy((op), (addr), (src), (base), (bytes), (elem_bytes), (size))
 #define TG_RECORD_OPERAND(op, value) tg_record_put(TG_REC_FRAGMENT, (op), -1, (int64_t)(value))
 #define TG_RECORD_OPERANDS(op, array)                                                \
   for (int tg_record_i = 0; tg_record_i < (int)(sizeof(array) / sizeof((array)[0])); \
@@ -158,6 +163,7 @@ static __device__ __noinline__ void tg_record_regs(int operand, const uint32_t *
 #define TG_RECORD_STAGE4(op, ptr, stride, v) ((void)0)
 #define TG_RECORD_STAGE_CHUNK16(op, ptr, v) ((void)0)
 #define TG_RECORD_COPY(op, addr, src, base, bytes, elem_bytes) ((void)0)
+#define TG_RECORD_COPY_SIZED(op, addr, src, base, bytes, elem_bytes, size) ((void)0)
 #define TG_RECORD_OPERAND(op, value) ((void)0)
 #define TG_RECORD_OPERANDS(op, array) ((void)0)
 #define TG_RECORD_REGS(op, regs, elem_bytes) ((void)0)

@@ -133,6 +133,8 @@ struct F32Gemm {
         b[j * kF32Vector + 2] = v.z;
         b[j * kF32Vector + 3] = v.w;
       }
+      TG_RECORD_OPERANDS(TG_REC_A, a); /* the recording build's (trace_record.cuh) */
+      TG_RECORD_OPERANDS(TG_REC_B, b);
 #pragma unroll
       for (int i = 0; i < C::kThreadM; ++i)
 #pragma unroll
@@ -196,7 +198,10 @@ struct F32Gemm {
           float *out = partial + ((split * p.batch + bat) * p.m + row) * p.n + col;
 #pragma unroll
           for (int j = 0; j < TG_EPILOGUE_VECTOR; ++j)
-            if (col + j < p.n) out[j] = v[j];
+            if (col + j < p.n) {
+              out[j] = v[j];
+              TG_RECORD_STORE(out + j - partial); /* the recording build's (trace_record.cuh) */
+            }
         }
       }
       __syncwarp(); /* the staging area is free for the next sub-block */
@@ -212,6 +217,8 @@ struct F32Gemm {
                                                    float *partial) {
     extern __shared__ __align__(16) float smem[];
     const uint32_t smem_base = thread_smem_address(smem);
+    TG_RECORD_BASE(TG_REC_A, smem); /* the recording build's hooks (trace_record.cuh) */
+    TG_RECORD_BASE(TG_REC_B, smem);
     const int64_t m_tiles = (p.m + C::kTileM - 1) / C::kTileM;
     const int64_t n_tiles = (p.n + C::kTileN - 1) / C::kTileN;
     int64_t tm, tn;
@@ -231,6 +238,8 @@ struct F32Gemm {
       const float *b = static_cast<const float *>(p.b) + bat * p.batch_stride_b;
       F32Loader la = TileA::thread_loader(a, p.lda, m0, p.m, k_begin, k_end);
       F32Loader lb = TileB::thread_loader(b, p.ldb, n0, p.n, k_begin, k_end);
+      TG_RECORD_LOADER(la, TG_REC_A, p.a);
+      TG_RECORD_LOADER(lb, TG_REC_B, p.b);
 
       float acc[C::kThreadM][C::kThreadN];
 #pragma unroll

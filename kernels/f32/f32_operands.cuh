@@ -31,6 +31,7 @@
 
 #include "f32_layout.h" /* the index arithmetic, shared with `tilegemm trace` */
 #include "ptx_sm80.cuh"
+#include "trace_record.cuh"
 
 /* Floats of padding after each k row of a staged tile: keeps the rows 16-byte aligned and
  * shifts each by 4 banks, which makes the transposed K-major stores conflict-free. */
@@ -53,6 +54,10 @@ struct F32Loader {
   int kk;           /* k row of the thread's first element within a k-tile */
   int outer_left;   /* the m (n) extent minus the outer index of the thread's first element */
   int k_left;       /* the k range's end minus the current k-tile's first k */
+#ifdef TG_TRACE_RECORD
+  int record_operand;      /* the recording build's: the operand staged (TG_RECORD_LOADER) */
+  const char *record_base; /* and its pointer, which the records' offsets count from */
+#endif
 };
 
 /* How an operand's k-tile reaches shared memory (header). */
@@ -133,6 +138,10 @@ struct F32OperandTile {
           const bool inside = k_inside && pass * kKRowsPerPass < l.outer_left;
           thread_cp_async_4(dst + (g * kF32KLanes * kStride + pass * kKRowsPerPass) * kF32Bytes,
                             src, inside ? kF32Bytes : 0);
+          /* The copy, for the recording build alone (trace_record.cuh). */
+          TG_RECORD_COPY_SIZED(l.record_operand,
+                               dst + (g * kF32KLanes * kStride + pass * kKRowsPerPass) * kF32Bytes,
+                               src, l.record_base, inside ? kF32Bytes : 0, kF32Bytes, kF32Bytes);
         }
       }
     } else {
@@ -141,17 +150,25 @@ struct F32OperandTile {
       if (kStaging == kF32MnChunks) {
         if (l.outer_left >= kF32Vector) { /* whole chunks */
 #pragma unroll
-          for (int s = 0; s < kSlots; ++s, src += slot_step)
+          for (int s = 0; s < kSlots; ++s, src += slot_step) {
             thread_cp_async_16(dst + s * kRowsPerSlot * kRowBytes, src,
                                l.kk + s * kRowsPerSlot < l.k_left ? kF32ChunkBytes : 0);
+            TG_RECORD_COPY(l.record_operand, dst + s * kRowsPerSlot * kRowBytes, src, l.record_base,
+                           l.kk + s * kRowsPerSlot < l.k_left ? kF32ChunkBytes : 0, kF32Bytes);
+          }
         } else { /* the chunk the m (n) edge cuts: float by float */
 #pragma unroll
           for (int s = 0; s < kSlots; ++s, src += slot_step) {
             const bool k_inside = l.kk + s * kRowsPerSlot < l.k_left;
 #pragma unroll
-            for (int j = 0; j < kF32Vector; ++j)
+            for (int j = 0; j < kF32Vector; ++j) {
               thread_cp_async_4(dst + s * kRowsPerSlot * kRowBytes + j * kF32Bytes, src + j,
                                 k_inside && j < l.outer_left ? kF32Bytes : 0);
+              TG_RECORD_COPY_SIZED(l.record_operand,
+                                   dst + s * kRowsPerSlot * kRowBytes + j * kF32Bytes, src + j,
+                                   l.record_base, k_inside && j < l.outer_left ? kF32Bytes : 0,
+                                   kF32Bytes, kF32Bytes);
+            }
           }
         }
       } else {
@@ -160,6 +177,8 @@ struct F32OperandTile {
         for (int s = 0; s < kSlots; ++s, src += slot_step) {
           const bool inside = row_inside && l.kk + s * kRowsPerSlot < l.k_left;
           thread_cp_async_4(dst + s * kRowsPerSlot * kRowBytes, src, inside ? kF32Bytes : 0);
+          TG_RECORD_COPY_SIZED(l.record_operand, dst + s * kRowsPerSlot * kRowBytes, src,
+                               l.record_base, inside ? kF32Bytes : 0, kF32Bytes, kF32Bytes);
         }
       }
     }

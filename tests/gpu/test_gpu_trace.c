@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "f32.h"
 #include "ladder.h"
 #include "simt.h"
 #include "sm80.h"
@@ -73,6 +74,12 @@ static const struct {
     SM80("sm80_s8_64x64x128", s8_64x64),
     SM80("sm80_s8_64x64x128_splitk", s8_64x64_splitk),
 #undef SM80
+#define F32(row, name) \
+  { row, tg_f32_launch_##name, tg_f32_splits_##name, tg_f32_workspace_##name }
+    F32("f32_128x128x16", 128x128),
+    F32("f32_64x64x16", 64x64),
+    F32("f32_64x64x16_splitk", 64x64_splitk),
+#undef F32
 };
 
 static int g_checks, g_failures;
@@ -243,7 +250,8 @@ static void compare(where *w, const char *what, int kt, seen *want, int n_want, 
  * trace. */
 static void run_case(const tg_trace_kernel *k, int r, const tg_problem *p0) {
   const int failures_before = g_failures;
-  const int value_tags = strcmp(k->family, "simt") == 0; /* the simt hooks read fp32 values */
+  /* The simt and f32 hooks read fp32 operand values; the others, elements' bits. */
+  const int value_tags = strcmp(k->family, "simt") == 0 || strcmp(k->family, "f32") == 0;
   const int64_t tag_mask = value_tags ? -1 : (int64_t)((1ull << (8 * k->elem_bytes)) - 1);
   tg_problem p = *p0;
   const int splits = k_launchers[r].splits ? k_launchers[r].splits(&p) : 1;
@@ -404,8 +412,9 @@ int main(void) {
     const int64_t tm = k->tile_m, tn = k->tile_n, tk = k->tile_k == 1 ? 4 : k->tile_k;
     /* m, n, k, batch, pad. The rungs: whole tiles (aligned); every edge (unaligned); one
      * element; batches with padded leading dimensions; edges with aligned operands. The sm80
-     * rows (leading dimensions rounded to 16 bytes, operands within 16-bit tags): whole tiles,
-     * every edge, one element, batches, and k long enough for the split-K rows to split. */
+     * and f32 rows (sm80's leading dimensions rounded to 16 bytes, operands within 16-bit
+     * tags): whole tiles, every edge, one element, batches, and k long enough for the split-K
+     * rows to split. */
     const int64_t rungs[][5] = {
         {tm, tn, 2 * tk, 1, 0},
         {tm + 3, tn - 5, tk + 7, 1, 0},
@@ -417,12 +426,12 @@ int main(void) {
         {tm, tn, 2 * tk, 1, 0},    {tm + 3, tn - 5, tk + 7, 1, 0}, {1, 1, 1, 1, 0},
         {tm + 1, 9, tk + 1, 2, 8}, {100, 100, 8 * tk, 1, 0},
     };
-    const int sm80 = strcmp(k->family, "sm80") == 0;
+    const int rows_list = strcmp(k->family, "sm80") == 0 || strcmp(k->family, "f32") == 0;
     for (int a = TG_ROW_MAJOR; a <= TG_COL_MAJOR; ++a)
       for (int b = TG_ROW_MAJOR; b <= TG_COL_MAJOR; ++b) {
         if (!(k->a_orders >> a & 1u) || !(k->b_orders >> b & 1u)) continue;
         for (size_t c = 0; c < sizeof rungs / sizeof rungs[0]; ++c) {
-          const tg_problem p = problem(k, sm80 ? rows[c] : rungs[c], (tg_order)a, (tg_order)b);
+          const tg_problem p = problem(k, rows_list ? rows[c] : rungs[c], (tg_order)a, (tg_order)b);
           run_case(k, r, &p);
         }
       }
