@@ -98,7 +98,7 @@
     COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_TF32, 97, 0)
 #define TG_SM90_ROW_tf32_128x128(X)                                                                \
   X(tf32_128x128, "sm90_tf32_128x128x32", "tf32 TMA+wgmma m64n128k8, 6 stages, K-major", 128, 128, \
-    6, 1, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_TF32, 69, 0)
+    6, 1, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_TF32, 55, 0)
 #define TG_SM90_ROW_tf32_128x64(X)                                                                \
   X(tf32_128x64, "sm90_tf32_128x64x32", "tf32 TMA+wgmma m64n64k8, 8 stages, K-major", 128, 64, 8, \
     1, 1, COOPERATIVE, TG_SM90_K_MAJOR_ONLY, TG_SM90_TF32, 47, 0)
