@@ -117,6 +117,9 @@ typedef struct tg_kernel {
   int gelu_overhead_k;      /* what GELU adds to it (planner); 0 = none */
   int sync_flags;           /* 1: when its workspace hook asks for scratch, the launch may have
                               CTAs wait on each other through problem.h's readiness flags */
+  int memory_waves;         /* 1: each CTA streams an equal share of the operands from DRAM, so
+                              a partial last wave takes as long as a whole one in memory time
+                              too (planner); its waves hook, if any, returns exact fractions */
   tg_launch_fn launch;
   tg_workspace_fn workspace;     /* may be NULL */
   tg_splits_fn splits;           /* may be NULL */

@@ -50,10 +50,12 @@ runs=(
   "test_gpu_features --kernel sm80_s8_128x128x128"
   "test_gpu_features --kernel f32_128x128x16"
   "test_gpu_features --kernel f32_64x64x16_splitk"
+  "test_gpu_features --kernel decode_t8_w16"
   "test_gpu_features --kernel ref"
   "test_ladder_edges"
   "test_gpu_repack"
   "test_gpu_tf32x3"
+  "test_gpu_decode"
 )
 # memcheck only: the exact-extent fuzz in parts (2,000 requests), and forced onto a kernel of
 # each family (the fuzz's other input types are refused by it).
@@ -64,7 +66,7 @@ done
 for k in sm80_64x64x64 sm80_128x128x64_splitk sm80_tf32_64x64x32 sm80_s8_128x128x128 ladder_11_mma_swizzle \
          ladder_12_mma_multistage ladder_09_wmma simt_07_warptile simt_06_vectorized ref sm90_128x64x64 sm90_128x256x64 \
          sm90_tf32_128x192x32 sm90_tf32_128x64x32 sm90_s8_128x192x128 sm90_s8_128x64x128 \
-         f32_128x128x16 f32_64x64x16 f32_64x64x16_splitk; do
+         f32_128x128x16 f32_64x64x16 f32_64x64x16_splitk decode_t8_w16; do
   memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 150 --kernel $k")
 done
 if [ -n "${SANITIZE_RUNS:-}" ]; then

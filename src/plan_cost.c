@@ -32,8 +32,11 @@
  *   partial sums) counts as written and read once at L2's speed. Without it the model charged
  *   memory-bound problems (decode: M of 1…128 against 4096-wide weights) by their math alone,
  *   in which a 64-row split-K tile looks cheaper than a 128-row wgmma tile whose extra rows cost
- *   nothing while the loads set the time.
+ *   nothing while the loads set the time. A row whose CTAs each stream an equal share of the
+ *   operands (memory_waves: the decode family) is charged that time per whole wave: 3.4 waves
+ *   take as long as 4.
  */
+#include <math.h>
 #include <string.h>
 
 #include "plan.h"
@@ -78,6 +81,8 @@ typedef struct family_speed {
 static const family_speed k_family_speeds[] = {
     /* The best sm80 row against the best sm90 row, bf16 4096³ on an H100 (docs/tuning.md). */
     {"sm80", 90, 90, 447.0 / 767.0},
+    /* The decode family runs mma.sync too: its math at the sm80 rows' rate. */
+    {"decode", 90, 90, 447.0 / 767.0},
     /* The reference kernel against the best sm90 row, the same way. It only wins where
      * nothing else serves. */
     {"ref", TG_SM_ANY_MIN, TG_SM_ANY_MAX, 8.5 / 767.0},
@@ -118,6 +123,13 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *user) {
   const double slots = (double)(p->sm_count > 0 ? p->sm_count : 1) * occupancy;
   double waves = k->waves && splits == 1 ? k->waves(p) : ceil_div(ctas, slots);
   if (waves <= 0) waves = 1;
+  /* A streaming row's memory time follows its whole waves (header). */
+  double memory_share = 1.0;
+  if (k->memory_waves) {
+    const double whole = ceil(waves);
+    memory_share = whole / waves;
+    waves = whole;
+  }
   /* The row's shortfall scaled by the share of the machine the plan fills (header). */
   const double fill = ctas < slots ? ctas / slots : 1.0;
   const double efficiency = 1.0 - (1.0 - row_efficiency) * fill;
@@ -129,8 +141,8 @@ double tg_plan_cost(const tg_plan *plan, const tg_problem *user) {
    * and read once on top, through L2 (split-K partials are counted below). */
   const double scratch =
       splits == 1 && k->workspace ? TG_WRITE_AND_READ * (double)k->workspace(p) : 0.0;
-  const double memory =
-      tg_problem_min_bytes(p) * TG_MEMORY_COST_PER_BYTE + scratch * TG_L2_COST_PER_BYTE;
+  const double memory = tg_problem_min_bytes(p) * TG_MEMORY_COST_PER_BYTE * memory_share +
+                        scratch * TG_L2_COST_PER_BYTE;
   double cost = compute > memory ? compute + TG_ROOFLINE_OVERLAP_LOSS * memory
                                  : memory + TG_ROOFLINE_OVERLAP_LOSS * compute;
   /* Partial sums written and read back once per split, spread over all SMs. */
