@@ -5,8 +5,9 @@
  * 32×32 shared-memory tile, so that reads and writes both walk their contiguous dimension; for
  * 1- and 2-byte elements a 64×64 tile moved in 16-byte vectors both ways instead, since element
  * accesses would use a quarter or half of each memory transaction.
- * The 3xTF32 split (tf32x3.h) goes through the same tile in any pair of orders and writes each
- * element three times along the destination's lines: its tf32 value twice, its remainder once.
+ * The 3xTF32 split (tf32x3.h) writes each element three times along the destination's lines:
+ * its tf32 value twice, its remainder once; between different orders through the 32×32 tile,
+ * in the same order by a line-walking kernel with 16-byte loads and stores.
  */
 #include <cuda_runtime.h>
 #include <stdint.h>
@@ -92,6 +93,51 @@ __global__ void __launch_bounds__(kTile *kRowsPerPass)
 
 constexpr int kCopyThreads = 256;
 constexpr int64_t kCopyMaxBlocks = 65535;
+
+/* The 3xTF32 split with src and dst in the same order: no tile, each thread splits 4 consecutive
+ * elements of a line (one 16-byte load where src allows) and writes them to the line's three
+ * parts (16-byte stores where the parts start 16-byte aligned, i.e. the line's extent is a
+ * multiple of 4); the line's last chunk also zeroes the padding up to ld. */
+constexpr int kSplitChunk = 4;
+__global__ void __launch_bounds__(kCopyThreads)
+    repack_split_lines_kernel(tg_matrix_ref src, tg_matrix_ref dst, int64_t inner, int64_t outer,
+                              int64_t batch, int lo_part, int src_vectors) {
+  const int64_t chunks = (inner + kSplitChunk - 1) / kSplitChunk;
+  const int64_t total = batch * outer * chunks;
+  const bool dst_vectors = inner % kSplitChunk == 0;
+  for (int64_t i = blockIdx.x * (int64_t)kCopyThreads + threadIdx.x; i < total;
+       i += (int64_t)gridDim.x * kCopyThreads) {
+    const int64_t c = i % chunks, line = (i / chunks) % outer, b = i / (chunks * outer);
+    const int64_t at = c * kSplitChunk;
+    const float *s = (const float *)src.ptr + b * src.batch_stride + line * src.ld + at;
+    float *d = (float *)dst.ptr + b * dst.batch_stride + line * dst.ld;
+    float x[kSplitChunk];
+    if (src_vectors && at + kSplitChunk <= inner) {
+      const float4 v = __ldg((const float4 *)s);
+      x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
+    } else {
+#pragma unroll
+      for (int e = 0; e < kSplitChunk; ++e) x[e] = at + e < inner ? s[e] : 0.0f;
+    }
+    float hi[kSplitChunk], lo[kSplitChunk];
+#pragma unroll
+    for (int e = 0; e < kSplitChunk; ++e) tg_tf32x3_split(x[e], &hi[e], &lo[e]);
+#pragma unroll
+    for (int part = 0; part < TG_TF32X3_PRODUCTS; ++part) {
+      const float *v = part == lo_part ? lo : hi;
+      float *p = d + part * inner + at;
+      if (dst_vectors) {
+        *(float4 *)p = make_float4(v[0], v[1], v[2], v[3]);
+      } else {
+#pragma unroll
+        for (int e = 0; e < kSplitChunk; ++e)
+          if (at + e < inner) p[e] = v[e];
+      }
+    }
+    if (c == chunks - 1)
+      for (int64_t pad = TG_TF32X3_PRODUCTS * inner; pad < dst.ld; ++pad) d[pad] = 0.0f;
+  }
+}
 
 /* Same order: destination line `line` (a row of a row-major matrix, a column of a column-major
  * one), chunk c = elements [c·E, (c+1)·E) with E = 16 / sizeof(T); the chunk's padding past
@@ -239,6 +285,16 @@ extern "C" tg_status tg_repack_tf32x3_launch(tg_matrix_ref src, tg_matrix_ref ds
                                              cudaStream_t stream) {
   if (rows <= 0 || cols <= 0 || batch <= 0) return TG_OK;
   if ((cols + kTile - 1) / kTile > 0x7fffffff) return TG_ERR_NOT_SUPPORTED;
+  if (src.order == dst.order) {
+    const int64_t inner = src.order == TG_ROW_MAJOR ? cols : rows,
+                  outer = src.order == TG_ROW_MAJOR ? rows : cols;
+    const int64_t chunks = batch * outer * ((inner + kSplitChunk - 1) / kSplitChunk);
+    int64_t blocks = (chunks + kCopyThreads - 1) / kCopyThreads;
+    if (blocks > kCopyMaxBlocks) blocks = kCopyMaxBlocks;
+    repack_split_lines_kernel<<<(unsigned)blocks, kCopyThreads, 0, stream>>>(
+        src, dst, inner, outer, batch, lo_part, vectors_aligned(src, batch, sizeof(float)));
+    return TG_OK;
+  }
   launch_tiles<float, true>(src, dst, rows, cols, batch, lo_part, stream);
   return TG_OK;
 }
