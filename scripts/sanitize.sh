@@ -44,6 +44,7 @@ runs=(
   "test_gpu_features --kernel sm90_tf32_128x64x32"
   "test_gpu_features --kernel sm90_s8_128x192x128"
   "test_gpu_features --kernel sm90_s8_128x64x128"
+  "test_gpu_features --kernel sm90_f8_128x128x128"
   "test_gpu_features --kernel sm80_128x256x64"
   "test_gpu_features --kernel sm80_64x64x64_splitk"
   "test_gpu_features --kernel sm80_tf32_128x128x32"
@@ -58,7 +59,8 @@ runs=(
   "test_gpu_decode"
 )
 # memcheck only: the exact-extent fuzz in parts (2,000 requests), and forced onto a kernel of
-# each family (the fuzz's other input types are refused by it).
+# each family (the fuzz's other input types are refused by it); fp8 requests alone (every
+# scaling, either D order) forced onto the fp8 row that takes BLOCK scales.
 memcheck_runs=()
 for part in 0 1 2 3 4 5 6 7; do
   memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 250 --from $((20000 + 250 * part))")
@@ -69,6 +71,7 @@ for k in sm80_64x64x64 sm80_128x128x64_splitk sm80_tf32_64x64x32 sm80_s8_128x128
          f32_128x128x16 f32_64x64x16 f32_64x64x16_splitk decode_t8_w16; do
   memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 150 --kernel $k")
 done
+memcheck_runs+=("test_gpu_fuzz --exact-extent --large-every 0 --cases 150 --fp8 --kernel sm90_f8_128x128x128")
 if [ -n "${SANITIZE_RUNS:-}" ]; then
   IFS=';' read -r -a runs <<<"$SANITIZE_RUNS"
   memcheck_runs=()
@@ -82,18 +85,22 @@ fi
 # (the LEAN kernels) and with bias+ReLU (the BIAS kernels: the tile's bias loaded under the last
 # wgmma, the stage descriptors kept in registers). A row marked `plain` holds the plain epilogue
 # only (sm90_256x160x64): its epilogue launches are left out; a row marked `tf32` or `s8` (fifth
-# field) runs f32 inputs with tf32 compute or int8 inputs.
+# field) runs f32 inputs with tf32 compute or int8 inputs, one marked `f8` e4m3 inputs with BLOCK
+# scales, and a sixth launch of it the first shape into a column-major D (the transposed frame:
+# the canonical A holds the 128×128 scale blocks).
 sm90_racecheck_launches() {
   local row name tm tn only inputs
   for row in sm90_128x256x64:128:256 sm90_256x128x64:256:128 sm90_128x192x64:128:192 sm90_128x208x64:128:208 \
              sm90_256x160x64:256:160:plain sm90_128x144x64:128:144 sm90_128x256x64_c1:128:256 \
              sm90_pp_128x128x64:128:128 sm90_128x128x64:128:128 sm90_128x64x64:128:64 \
              sm90_tf32_128x192x32:128:192::tf32 sm90_tf32_128x64x32:128:64::tf32 \
-             sm90_s8_128x192x128:128:192::s8 sm90_s8_128x64x128:128:64::s8; do
+             sm90_s8_128x192x128:128:192::s8 sm90_s8_128x64x128:128:64::s8 \
+             sm90_f8_128x128x128:128:128::f8; do
     IFS=: read -r name tm tn only inputs <<<"$row"
     local types=""
     [ "$inputs" = tf32 ] && types="--ab-dtype f32 --acc-dtype tf32 "
     [ "$inputs" = s8 ] && types="--ab-dtype s8 "
+    [ "$inputs" = f8 ] && types="--ab-dtype e4m3 --b-major k --scale block "
     local one="tilegemm bench --warmup 0 --iterations 1 --kernel $name $types--mnkl"
     # n short of the tile edge by 5 and 3 columns; by 8 for a plain-only row (its D 16-byte aligned)
     local short5=5 short3=3
@@ -103,6 +110,7 @@ sm90_racecheck_launches() {
     echo "$one 40,$((12 * tn - short5)),2792"
     echo "$one $((24 * tm - 5)),$((11 * tn - short3)),64"
     [ "$only" = plain ] || echo "$one $((24 * tm - 5)),$((11 * tn - short3)),64 --epilogue bias-relu"
+    [ "$inputs" = f8 ] && echo "$one $((12 * tm - 37)),$((12 * tn - short5)),209 --c-major m"
   done
 }
 JOBS=${SANITIZE_JOBS:-1}

@@ -155,6 +155,7 @@ struct Sm90Kernel {
       Held held;
       held.pending = false;
       const bool block_scales = Config::kPromotes && p.scale_mode == TG_SCALE_BLOCK;
+      const bool a_blocks = block_scales && p.scale_a_blocks; /* the transposed BLOCK frame */
       uint32_t nth = 0;     /* units taken: k runs backwards in the same units as the producer's */
       bool issued = false;  /* promoting: this warpgroup has issued a k-tile's wgmma */
       bool stashed = false; /* the unit's tile waits in next_tile */
@@ -190,8 +191,9 @@ struct Sm90Kernel {
           typename Scaling::KScales k_scales;
           if constexpr (Config::kPromotes)
             if (block_scales)
-              Scaling::thread_load_k_scales(p, bat, tm, tn, k_backwards ? g.k_tiles - 1 - kt : kt,
-                                            wg_rows0, warp, lane, k_scales);
+              Scaling::thread_load_k_scales(p, a_blocks, bat, tm, tn,
+                                            k_backwards ? g.k_tiles - 1 - kt : kt, wg_rows0, warp,
+                                            lane, k_scales);
           thread_mbarrier_wait(full + TG_SM90_MBARRIER_BYTES * s, phase);
           if constexpr (Config::kPromotes) Scaling::warpgroup_wait_issue_turn(cw, issued);
           warpgroup_fence();
@@ -241,7 +243,7 @@ struct Sm90Kernel {
           }
           owed = false;
           if constexpr (Config::kPromotes)
-            Scaling::warpgroup_promote(acc, part, k_scales, block_scales);
+            Scaling::warpgroup_promote(acc, part, k_scales, block_scales, a_blocks);
         }
         Mainloop::warpgroup_pass_turn(u.item, g.step, g.items, cw);
         uint32_t bias_words[Epilogue::kBiasWords];

@@ -9,10 +9,12 @@
  *
  * Scales: BLOCK scales change every 128 of k, so they apply at the promotion: each k-tile's
  * partial sum is multiplied by its row's 1×128 scale of A and its column block's 128×128 scale of
- * B (loaded before the k-tile's wait, so that their latency hides under it). TENSOR and ROW_COL
- * scales are the same for every k: the finished sums are multiplied once, before stream-K hands
- * them on and before the epilogue (whose alpha, beta, bias and activation then apply as for
- * unscaled inputs).
+ * B, or, where the canonical A holds the 128×128 blocks (scale_a_blocks: the user's D was
+ * column-major), by its row block's 128×128 scale of A and its column's 1×128 scale of B. Either
+ * way the scales are loaded before the k-tile's wait, so that their latency hides under it.
+ * TENSOR and ROW_COL scales are the same for every k: the finished sums are multiplied once,
+ * before stream-K hands them on and before the epilogue (whose alpha, beta, bias and activation
+ * then apply as for unscaled inputs).
  *
  * Turns: promoting consumers wait for their own wgmma at every k-tile, so the two warpgroups of a
  * CTA take turns to issue theirs (consumer 0 k-tile t, consumer 1 k-tile t, consumer 0 k-tile
@@ -46,12 +48,16 @@ struct Sm90Scaling {
   /* Whether the tile's columns meet whole 128-column scale blocks of B, which BLOCK scales need
    * (the host refuses BLOCK requests for other tiles: sm90_launch.cuh). */
   static constexpr bool kBlockScales = BN % TG_SCALE_BLOCK_K == 0 || TG_SCALE_BLOCK_K % BN == 0;
+  /* This thread's columns of the tile: two per group of 8 (the accumulator layout above). */
+  static constexpr int kThreadCols = kAcc / 2;
 
-  /* A k-tile's block scales for this thread: its two rows of each row block, the tile's column
-   * blocks. */
+  /* A k-tile's block scales for this thread: its two rows of each row block (A's 1×128 slices,
+   * or with scale_a_blocks its 128×128 blocks), and B's column blocks, or with scale_a_blocks
+   * B's 1×128 slices of this thread's columns (cols[2·g + c]: column 8·g + 2·(lane%4) + c). */
   struct KScales {
     float row[kRowBlocks][2];
     float col[kColBlocks];
+    float cols[kBlockScales ? kThreadCols : 1];
   };
 
   /* The accumulator rows of this thread: row block rb, half h. */
@@ -61,14 +67,41 @@ struct Sm90Scaling {
   }
 
   /* BLOCK: the scales of k-block kb (the k-tile of that index) for this thread's rows and the
-   * tile's column blocks; rows and blocks past the matrix get 0 (their sums are never stored). */
-  __device__ static void thread_load_k_scales(const tg_problem &p, int64_t bat, int64_t tm,
-                                              int64_t tn, int kb, int wg_rows0, int warp, int lane,
-                                              KScales &s) {
+   * tile's column blocks, or with a_blocks (problem.h's scale_a_blocks) for this thread's rows
+   * and columns; rows, columns and blocks past the matrix get 0 (their sums are never stored).
+   * The indices are tg_scale_index's (problem.h). */
+  __device__ static void thread_load_k_scales(const tg_problem &p, bool a_blocks, int64_t bat,
+                                              int64_t tm, int64_t tn, int kb, int wg_rows0,
+                                              int warp, int lane, KScales &s) {
     if constexpr (!kBlockScales) return;
     const float *sa = p.scale_a + bat * p.scale_stride_a;
     const float *sb = p.scale_b + bat * p.scale_stride_b;
     const int64_t kbs = (p.k + TG_SCALE_BLOCK_K - 1) / TG_SCALE_BLOCK_K;
+    if (a_blocks) {
+#pragma unroll
+      for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+          const int64_t row = acc_row(tm, wg_rows0, rb, h, warp, lane);
+          s.row[rb][h] = row < p.m ? __ldg(sa + (uint64_t)row / TG_SCALE_BLOCK_K * kbs + kb) : 0.0f;
+        }
+      /* Column col0 + j of the tile for j = 8·g + c; `left` of them lie in the matrix (col0 is
+       * at most a tile past n, so the difference fits an int), compared in 32 bits. The loads
+       * share one address register (opaque: ptxas otherwise works the address out anew under
+       * each load's predicate). */
+      const int64_t col0 = tn * BN + 2 * (lane % TG_SM90_ACC_QUADS);
+      const float *sb_k = sb + kb * p.n + col0;
+      asm("" : "+l"(sb_k));
+      const int left = p.n - col0 < BN ? (int)(p.n - col0) : BN;
+#pragma unroll
+      for (int g = 0; g < kThreadCols / 2; ++g)
+#pragma unroll
+        for (int c = 0; c < 2; ++c) {
+          const int j = g * TG_SM90_ACC_GROUP_COLS + c;
+          s.cols[2 * g + c] = j < left ? __ldg(sb_k + j) : 0.0f;
+        }
+      return;
+    }
 #pragma unroll
     for (int rb = 0; rb < kRowBlocks; ++rb)
 #pragma unroll
@@ -83,11 +116,22 @@ struct Sm90Scaling {
     }
   }
 
-  /* acc += part, or with BLOCK scales acc += part · sa · sb. */
+  /* acc += part, or with BLOCK scales acc += part · sa · sb (the scales of a_blocks as
+   * thread_load_k_scales loaded them). */
   __device__ static void warpgroup_promote(float (&acc)[kRowBlocks][kAcc],
                                            const float (&part)[kRowBlocks][kAcc], const KScales &s,
-                                           bool block) {
+                                           bool block, bool a_blocks) {
     if (kBlockScales && block) {
+      if (a_blocks) {
+#pragma unroll
+        for (int rb = 0; rb < kRowBlocks; ++rb)
+#pragma unroll
+          for (int r = 0; r < kAcc; ++r) {
+            const float f = s.row[rb][r / 2 % 2] * s.cols[r / 4 * 2 + r % 2];
+            acc[rb][r] = fmaf(part[rb][r], f, acc[rb][r]);
+          }
+        return;
+      }
 #pragma unroll
       for (int rb = 0; rb < kRowBlocks; ++rb) {
         float f[2][kColBlocks];

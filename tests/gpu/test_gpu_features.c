@@ -277,10 +277,17 @@ static void test_special_scalars(void) {
   }
 }
 
-enum { STREAM_K_VARIANTS = 6, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
+enum { STREAM_K_VARIANTS = 7, N_SHORT = 5, N_SHORT_ALIGNED = 8, BF16_SET = 3, F16_SET = 2 };
 enum { F32_SET = 0, TF32_SET = 1, S8_SET = 9 };
 /* k_types' fp8 sets the stream-K cases of fp8 kernels take. */
 enum { FP8_BLOCK_SET = 5, FP8_ROWCOL_FAST_SET = 6, FP8_TENSOR_SET = 7, FP8_TENSOR_FAST_SET = 8 };
+/* The stream-K variant that only kernels promoting fp8 sums run (run_stream_k_variant). */
+enum { STREAM_K_BLOCK_TRANSPOSED = 6 };
+
+/* Whether a kernel promotes fp8 sums: the fp8 rows that may take BLOCK scales. */
+static int promotes_fp8(const tg_kernel_info *kinfo) {
+  return strstr(kinfo->name, "_f8_") && !strstr(kinfo->name, "_fast");
+}
 
 /* The type set of a stream-K variant on a kernel: f16 or bf16, tf32 for a tf32 kernel, int8 for
  * an int8 kernel, or for an fp8 kernel BLOCK and TENSOR scales (promoting kernels) or ROW_COL and
@@ -446,12 +453,58 @@ static void test_tf32_rounding(const tg_kernel_info *kinfo) {
   free(D);
 }
 
+/* fp8 BLOCK scales on the kernels that promote fp8 sums, in both D orders. A column-major D is
+ * computed as D^T = B^T·A^T: the canonical A then carries the user's B's 128×128 blocks and the
+ * canonical B the user's A's 1×128 slices (problem.h's scale_a_blocks). Small integers and
+ * power-of-two scales (exact: bitwise), each case twice, bit for bit: rows and columns of both
+ * frames crossing 128-wide scale blocks and ending inside one (a tile's second consumer wholly
+ * past the edge included), D rows 16-byte aligned and not (the TMA and the general epilogue), k
+ * over several 128-deep blocks ending in a partial one; one batch, a batch of two with scales of
+ * its own, and a batch of two sharing B and its scales (broadcast) with C and a bias. A kernel
+ * that takes no BLOCK scales refuses them. */
+static void test_block_scales(const tg_kernel_info *kinfo) {
+  if (!promotes_fp8(kinfo)) return;
+  enum { BATCH_ONE, BATCH_OWN, BATCH_SHARED_B, BATCH_VARIANTS };
+  /* m, n, k: 264 and 392 rows of D 16-byte aligned in bf16, 131, 389, 129 and 257 not; 131
+   * leaves the second consumer of the second tile wholly past the edge. */
+  const int64_t shapes[][3] = {{264, 392, 645}, {389, 131, 300}, {129, 257, 128}};
+  long ran = 0;
+  for (int sh = 0; sh < 3; ++sh)
+    for (int corder = 0; corder < 2; ++corder)
+      for (int batch = 0; batch < BATCH_VARIANTS; ++batch) {
+        if (g_quick && batch != (sh + corder) % BATCH_VARIANTS) continue;
+        tg_gemm g;
+        tg_case_options o;
+        init(&g, &k_types[FP8_BLOCK_SET], shapes[sh][0], shapes[sh][1], shapes[sh][2]);
+        g.kernel = kinfo->name;
+        g.b_order = TG_COL_MAJOR; /* K-major, as the kernel reads it: no repack */
+        g.c_order = corder ? TG_COL_MAJOR : TG_ROW_MAJOR;
+        if (batch != BATCH_ONE) g.batch = 2;
+        if (batch == BATCH_SHARED_B) {
+          g.batch_stride_b = TG_BATCH_BROADCAST;
+          g.beta = 1.0;
+          g.epilogue = TG_EPI_BIAS;
+        }
+        defaults(&o, 720000u + (uint64_t)(sh * 100 + corder * 10 + batch));
+        o.allow_refusal = 1;
+        o.exact = 1;
+        o.determinism = 1;
+        if (run(&g, &o, "block scales") == TG_CASE_PASS) ++ran;
+      }
+  printf("block scales %-27s %ld cases ran\n", kinfo->name, ran);
+}
+
 /* Stream-K cases share their variants: 0 exact, 1 transposed (f16), 2 f32 C and D with
  * bias+GELU on misaligned rows (the general epilogue); 3 exact and 4 bf16 C with bias+GELU on
  * 16-byte-aligned rows (the TMA epilogues, C loaded during the mainloop of a unit that then
  * collects partial sums); 5 exact bias+ReLU into bf16 on aligned rows (the tile's bias loaded
- * before the partial sums are collected). n is the misaligned width; the aligned variants take
+ * before the partial sums are collected); 6 (STREAM_K_BLOCK_TRANSPOSED, kernels that promote fp8
+ * sums only) exact with BLOCK scales, transposed (the canonical A holds the 128×128 blocks, the
+ * canonical B the 1×128 slices). n is the misaligned width; the aligned variants take
  * n + N_SHORT - N_SHORT_ALIGNED. Every case runs twice, bit for bit. */
+static int stream_k_variant_runs(const tg_kernel_info *kinfo, int variant) {
+  return variant != STREAM_K_BLOCK_TRANSPOSED || promotes_fp8(kinfo);
+}
 static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int variant, int64_t m,
                                             int64_t n, int64_t k, uint64_t seed,
                                             const char *label) {
@@ -464,9 +517,11 @@ static tg_case_outcome run_stream_k_variant(const tg_kernel_info *kinfo, int var
   o.allow_refusal = 1;
   o.determinism = 1;
   o.gpu_oracle = 1;
-  if (variant == 0 || variant == 3 || variant == 5) o.exact = 1;
+  if (variant == 0 || variant == 3 || variant == 5 || variant == STREAM_K_BLOCK_TRANSPOSED)
+    o.exact = 1;
   if (variant == 5) g.epilogue = TG_EPI_BIAS_RELU;
-  if (variant == 1) g.c_order = TG_COL_MAJOR; /* the transposed problem */
+  if (variant == 1 || variant == STREAM_K_BLOCK_TRANSPOSED)
+    g.c_order = TG_COL_MAJOR; /* the transposed problem */
   if (variant == 2 || variant == 4) {
     g.beta = 0.5;
     g.epilogue = TG_EPI_BIAS_GELU;
@@ -499,6 +554,7 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
       for (int variant = 0; variant < STREAM_K_VARIANTS; ++variant) {
         if (waves == 2 && i == 1) continue; /* the second shape at two k depths is enough */
         if (g_quick && i > 0) continue;     /* the cut k edge only */
+        if (!stream_k_variant_runs(kinfo, variant)) continue;
         const uint64_t seed = 900000u + (uint64_t)((waves - 1) * 100 + i * 10 + variant);
         if (run_stream_k_variant(kinfo, variant, m, n, ks[i], seed, "stream-K") == TG_CASE_PASS)
           ++ran;
@@ -511,7 +567,7 @@ static void test_stream_k(const tg_kernel_info *kinfo, int sm_count) {
   enum { DECODE_M = 40, DECODE_MIN_SHARE = 4 };
   const int64_t decode_k_tiles = (DECODE_MIN_SHARE * sm_count + TILE_COLS - 1) / TILE_COLS;
   for (int variant = 0; variant < STREAM_K_VARIANTS; ++variant) {
-    if (variant == 2 && g_quick) continue;
+    if ((variant == 2 && g_quick) || !stream_k_variant_runs(kinfo, variant)) continue;
     if (run_stream_k_variant(kinfo, variant, DECODE_M, n, decode_k_tiles * k_tile - 24,
                              910000u + (uint64_t)variant, "stream-K decode") == TG_CASE_PASS)
       ++ran;
@@ -640,6 +696,7 @@ int main(int argc, char **argv) {
       test_tile_edges(&k);
       test_aligned_epilogues(&k);
       test_tf32_rounding(&k);
+      test_block_scales(&k);
     }
     test_stream_k(&k, sm_count);
   }

@@ -7,12 +7,13 @@
  * seed and the `tilegemm verify` line that repeats it.
  *
  *   test_gpu_fuzz [--seed S] [--cases N] [--from I] [--case I] [--kernel NAME] [--exact-extent]
- *                 [--graph-every G] [--large-every L]
+ *                 [--graph-every G] [--large-every L] [--fp8]
  * Without --seed the requests are drawn from the run's seed base (gpu_case.h): new ones each run.
  * Cases are numbered: --from I runs cases I .. I + N − 1 (runs side by side take other numbers).
  * --exact-extent allocates every operand at exactly its extent (run it under compute-sanitizer
  * memcheck); one case in G also runs captured into a CUDA graph (default 16, 0 = none); one
- * in L is large and checked against the GPU oracle (default 25, 0 = none).
+ * in L is large and checked against the GPU oracle (default 25, 0 = none). --fp8 draws fp8
+ * inputs only (every scaling; for a run forced onto an fp8 kernel, which refuses the rest).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,7 @@ typedef struct fuzz_config {
   const char *kernel;
   int exact_extent;
   int graph_every, large_every;
+  int fp8_only; /* --fp8 */
 } fuzz_config;
 
 typedef struct draw {
@@ -92,6 +94,7 @@ static void make_case(uint64_t seed, long index, tg_gemm *g, tg_case_options *o,
               : pick(&d, 2) ? pick(&d, 10)
                             : pick(&d, MAX_DIM + 1);
   int fam = (int)pick(&d, 7);
+  if (cfg->fp8_only) fam = 4; /* drawn all the same, so that the sizes stay those of the case */
   tg_gemm_init(g, dims[0], dims[1], dims[2], TG_F32, TG_F32);
   switch (fam) {
     case 0: break;
@@ -154,7 +157,7 @@ int main(int argc, char **argv) {
   uint64_t seed = 0;
   int seed_given = 0;
   long cases = DEFAULT_CASES, only = -1, from = 0;
-  fuzz_config cfg = {NULL, 0, DEFAULT_GRAPH_EVERY, DEFAULT_LARGE_EVERY};
+  fuzz_config cfg = {NULL, 0, DEFAULT_GRAPH_EVERY, DEFAULT_LARGE_EVERY, 0};
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
       seed = strtoull(argv[++i], NULL, 10), seed_given = 1;
@@ -167,11 +170,12 @@ int main(int argc, char **argv) {
       cfg.graph_every = atoi(argv[++i]);
     else if (strcmp(argv[i], "--large-every") == 0 && i + 1 < argc)
       cfg.large_every = atoi(argv[++i]);
+    else if (strcmp(argv[i], "--fp8") == 0) cfg.fp8_only = 1;
     else {
       fprintf(stderr,
               "usage: %s [--seed S] [--cases N] [--from I] [--case I] [--kernel NAME] "
               "[--exact-extent] [--graph-every G] "
-              "[--large-every L]\n",
+              "[--large-every L] [--fp8]\n",
               argv[0]);
       return 2;
     }
@@ -197,9 +201,10 @@ int main(int argc, char **argv) {
     CHECK(r != TG_CASE_FAIL);
     if (r == TG_CASE_FAIL && reported++ < MAX_REPORTED_FAILURES) {
       tg_case_command(repro, sizeof repro, &g, &o);
-      fprintf(stderr, "FAIL %s\n    fuzz: %s --seed %llu --case %ld%s%s%s\n    repro: %s\n", msg,
+      fprintf(stderr, "FAIL %s\n    fuzz: %s --seed %llu --case %ld%s%s%s%s\n    repro: %s\n", msg,
               argv[0], (unsigned long long)seed, i, cfg.kernel ? " --kernel " : "",
-              cfg.kernel ? cfg.kernel : "", cfg.exact_extent ? " --exact-extent" : "", repro);
+              cfg.kernel ? cfg.kernel : "", cfg.exact_extent ? " --exact-extent" : "",
+              cfg.fp8_only ? " --fp8" : "", repro);
     }
   }
   printf("fuzz: seed %llu, %ld cases (%ld large, %ld captured in graphs%s), %ld refused\n",
