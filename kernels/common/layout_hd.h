@@ -43,4 +43,23 @@ typedef struct tg_cell64 {
   int64_t row, col;
 } tg_cell64;
 
+/* A CTA's output tile: its row and column among the tiles. */
+typedef struct tg_tile_coord {
+  int64_t tm, tn;
+} tg_tile_coord;
+
+/* The tile of CTA `id` in a grid of m_tiles × n_tiles, in grouped order: groups of group_m rows
+ * of tiles, each group walked column by column, so that the CTAs running together share a few
+ * tiles' worth of B's columns (which stay in L2) and A's rows. */
+static TG_LAYOUT_HD tg_tile_coord tg_grouped_tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles,
+                                                     int64_t group_m) {
+  const int64_t group = group_m * n_tiles;
+  const int64_t first_m = (id / group) * group_m;
+  const int64_t rows = m_tiles - first_m < group_m ? m_tiles - first_m : group_m;
+  tg_tile_coord t;
+  t.tm = first_m + (id % group) % rows;
+  t.tn = (id % group) / rows;
+  return t;
+}
+
 #endif /* TG_LAYOUT_HD_H */

@@ -145,7 +145,7 @@ struct F32Gemm {
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
   static __device__ __forceinline__ void block_tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles,
                                                        int64_t *tm, int64_t *tn) {
-    const tg_f32_tile t = tg_f32_tile_of(id, m_tiles, n_tiles);
+    const tg_tile_coord t = tg_grouped_tile_of(id, m_tiles, n_tiles, TG_F32_GROUP_M);
     *tm = t.tm;
     *tn = t.tn;
   }

@@ -65,22 +65,6 @@ static TG_LAYOUT_HD tg_cell tg_f32_stage_cell(int t, int staging, int threads_pe
   return c;
 }
 
-/* The tile (tm, tn) of CTA `id` in a grid of m_tiles × n_tiles, in grouped order: groups of
- * TG_F32_GROUP_M rows of tiles, each group walked column by column. */
-typedef struct tg_f32_tile {
-  int64_t tm, tn;
-} tg_f32_tile;
-
-static TG_LAYOUT_HD tg_f32_tile tg_f32_tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles) {
-  const int64_t group = TG_F32_GROUP_M * n_tiles;
-  const int64_t first_m = (id / group) * TG_F32_GROUP_M;
-  const int64_t rows = m_tiles - first_m < TG_F32_GROUP_M ? m_tiles - first_m : TG_F32_GROUP_M;
-  tg_f32_tile t;
-  t.tm = first_m + (id % group) % rows;
-  t.tn = (id % group) / rows;
-  return t;
-}
-
 /* Lane (lm, ln) = (lane / 4, lane % 4) of a warp owns rows 4·lm + {0..3} of each 32-row
  * sub-block of its warp's tile and columns 8·ln .. 8·ln + 7: returns (4·lm, 8·ln). */
 static TG_LAYOUT_HD tg_cell tg_f32_lane_cell(int lane) {

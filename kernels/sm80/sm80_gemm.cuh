@@ -321,7 +321,7 @@ struct Sm80Gemm {
   /* The tile (tm, tn) of a grid of m_tiles × n_tiles, in grouped order. */
   __device__ static void tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles, int64_t *tm,
                                  int64_t *tn) {
-    const tg_sm80_tile t = tg_sm80_tile_of(id, m_tiles, n_tiles);
+    const tg_tile_coord t = tg_grouped_tile_of(id, m_tiles, n_tiles, TG_SM80_GROUP_M);
     *tm = t.tm;
     *tn = t.tn;
   }

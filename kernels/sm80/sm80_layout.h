@@ -62,22 +62,6 @@ static TG_LAYOUT_HD tg_cell tg_sm80_copy_cell(unsigned tid, int row_chunks) {
   return c;
 }
 
-/* The tile (tm, tn) of CTA `id` in a grid of m_tiles × n_tiles, in grouped order: groups of
- * TG_SM80_GROUP_M rows of tiles, each group walked column by column. */
-typedef struct tg_sm80_tile {
-  int64_t tm, tn;
-} tg_sm80_tile;
-
-static TG_LAYOUT_HD tg_sm80_tile tg_sm80_tile_of(int64_t id, int64_t m_tiles, int64_t n_tiles) {
-  const int64_t group = TG_SM80_GROUP_M * n_tiles;
-  const int64_t first_m = (id / group) * TG_SM80_GROUP_M;
-  const int64_t rows = m_tiles - first_m < TG_SM80_GROUP_M ? m_tiles - first_m : TG_SM80_GROUP_M;
-  tg_sm80_tile t;
-  t.tm = first_m + (id % group) % rows;
-  t.tn = (id % group) / rows;
-  return t;
-}
-
 /* The warp `warp` of a CTA of warps_n warps along n: (its index along m, along n). */
 static TG_LAYOUT_HD tg_cell tg_sm80_warp_cell(int warp, int warps_n) {
   tg_cell c;

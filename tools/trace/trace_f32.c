@@ -95,8 +95,8 @@ static void grid_f32(const tg_trace *t, unsigned g[3]) {
 static int cta_f32(const tg_trace *t, unsigned bx, unsigned by, unsigned bz, tg_trace_cta *c) {
   const f32_dims d = dims_of(t);
   const tg_problem *p = &t->p;
-  const tg_f32_tile tile =
-      tg_f32_tile_of(bx, (p->m + d.s.tm - 1) / d.s.tm, (p->n + d.s.tn - 1) / d.s.tn);
+  const tg_tile_coord tile = tg_grouped_tile_of(bx, (p->m + d.s.tm - 1) / d.s.tm,
+                                                (p->n + d.s.tn - 1) / d.s.tn, TG_F32_GROUP_M);
   const int64_t k_split = t->splits > 1 ? tg_splitk_k(p, t->splits, d.s.tk) : p->k;
   memset(c, 0, sizeof *c);
   c->bx = bx, c->by = by, c->bz = bz;

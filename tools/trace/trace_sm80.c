@@ -90,8 +90,8 @@ static void grid_sm80(const tg_trace *t, unsigned g[3]) {
 static int cta_sm80(const tg_trace *t, unsigned bx, unsigned by, unsigned bz, tg_trace_cta *c) {
   const sm80_dims d = dims_of(t);
   const tg_problem *p = &t->p;
-  const tg_sm80_tile tile =
-      tg_sm80_tile_of(bx, (p->m + d.s.bm - 1) / d.s.bm, (p->n + d.s.bn - 1) / d.s.bn);
+  const tg_tile_coord tile = tg_grouped_tile_of(bx, (p->m + d.s.bm - 1) / d.s.bm,
+                                                (p->n + d.s.bn - 1) / d.s.bn, TG_SM80_GROUP_M);
   const int64_t k_split = t->splits > 1 ? tg_splitk_k(p, t->splits, d.bk) : p->k;
   memset(c, 0, sizeof *c);
   c->bx = bx, c->by = by, c->bz = bz;
