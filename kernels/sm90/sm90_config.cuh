@@ -14,20 +14,14 @@
 
 #include "problem.h"
 #include "sm90.h"
+#include "sm90_layout.h"
 #include "tma_desc.h"
 #include "wgmma_shapes.cuh"
 #include "wgmma_shapes_fp8.cuh"
 #include "wgmma_shapes_s8.cuh"
 #include "wgmma_shapes_tf32.cuh"
 
-#define TG_WARP_THREADS 32    /* threads per warp */
-#define TG_SM90_CONSUMERS 2   /* consumer warpgroups */
-#define TG_SM90_WARPGROUP 128 /* threads per warpgroup */
-#define TG_SM90_WARPS_PER_GROUP (TG_SM90_WARPGROUP / TG_WARP_THREADS)
-#define TG_SM90_ROW_BYTES 128 /* a 128-byte swizzle row */
-#define TG_SM90_BOX 64        /* 64 16-bit elements fill a swizzle row (an MN-major box side) */
-#define TG_SM90_BOX_BYTES (TG_SM90_BOX * TG_SM90_ROW_BYTES) /* an MN-major 64×64 box */
-#define TG_SM90_WGMMA_M 64                                  /* rows per wgmma */
+/* Warps, warpgroups, swizzle rows, boxes, wgmma rows and each atom's k: sm90_layout.h. */
 #define TG_SM90_PRODUCER_REGS 40
 #define TG_SM90_CONSUMER_REGS 232
 /* Consumers holding more than TG_SM90_NARROW_ACC fp32 accumulators per thread (256×160 tiles:
@@ -38,7 +32,6 @@
 #define TG_SM90_WIDE_PRODUCER_REGS 24
 #define TG_SM90_WIDE_CONSUMER_REGS 240
 #define TG_SM90_REGISTER_FILE 65536         /* 32-bit registers of an SM */
-#define TG_SM90_SWIZZLE_ATOM 1024           /* 8 rows × 128 bytes: alignment of swizzled tiles */
 #define TG_SM90_MAX_SMEM_BYTES (227 * 1024) /* dynamic shared memory of one CTA */
 #define TG_SM90_MBARRIER_BYTES 8            /* an mbarrier object */
 /* Named barriers (0 is __syncthreads'): */
@@ -74,7 +67,6 @@ struct Sm90AtomDefaults {
 };
 
 /* f16 or bf16 wgmma of a 64×N×16 step; TA/TB = 1 for MN-major A/B. TYPE: TG_F16 or TG_BF16. */
-#define TG_SM90_WGMMA_K_16BIT 16
 #define TG_SM90_16BIT_MMA(n, t)                                    \
   if constexpr (N == n) {                                          \
     warpgroup_mma_m64n##n##k16_##t<TA, TB>(d, da, db, accumulate); \
@@ -112,7 +104,6 @@ struct Sm90BF16 : Sm90Atom16<TG_BF16> {};
 
 /* fp8 wgmma of a 64×N×32 step, A of type AT and B of type BT (TG_E4M3 or TG_E5M2), K-major
  * only. PROMOTE: the kernel adds every k-tile's sums into fp32 accumulators (kPromotes). */
-#define TG_SM90_WGMMA_K_FP8 32
 #define TG_SM90_FP8_MMA(n, TA_, ta, TB_, tb)                \
   if constexpr (AT == TG_##TA_ && BT == TG_##TB_ && N == n) \
     warpgroup_mma_m64n##n##k32_##ta##_##tb(d, da, db, accumulate);
@@ -140,7 +131,6 @@ struct Sm90F8 : Sm90AtomDefaults {
 /* tf32 wgmma of a 64×N×8 step: fp32 words in shared memory, read K-major only, each reduced to
  * tf32 by the tensor cores (the low 13 mantissa bits dropped: truncation). D of the inputs' type
  * is f32. */
-#define TG_SM90_WGMMA_K_TF32 8
 struct Sm90TF32 : Sm90AtomDefaults {
   static constexpr int kLeanDType = TG_F32;
   static constexpr int kElementBytes = 4;
@@ -161,7 +151,6 @@ struct Sm90TF32 : Sm90AtomDefaults {
 
 /* int8 wgmma of a 64×N×32 step into exact int32 accumulators, K-major only. The kernel's
  * accumulator arrays are float: each register carries the int32 bits as they are. */
-#define TG_SM90_WGMMA_K_S8 32
 struct Sm90S8 : Sm90AtomDefaults {
   static constexpr int kLeanDType = TG_S32;
   static constexpr int kElementBytes = 1;

@@ -72,7 +72,7 @@ struct Sm90Kernel {
                 "shared memory of one CTA exceeds the sm_90 limit");
 
   /* stage_bytes: what a stage's loads deliver to this CTA, kStageBytes unless an operand's box
-   * is cut short (sm90_box_rows). */
+   * is cut short (tg_sm90_box_rows). */
   __device__ static void run(const tg_problem &p, const Sm90StreamK &sk, uint32_t stage_bytes,
                              const CUtensorMap *map_a, const CUtensorMap *map_b,
                              const Sm90OutMaps &out) {

@@ -129,8 +129,8 @@ Sm90Maps sm90_kernel_maps(const tg_problem *p) {
   typedef typename Kernel::Config Cfg;
   typedef typename Kernel::Layout Layout;
   Sm90Maps maps = {};
-  const int a_rows = sm90_box_rows(Cfg::kAKMajor, Cfg::kClusterN, Cfg::kBM, p->m);
-  const int b_rows = sm90_box_rows(Cfg::kBKMajor, Cfg::kClusterM, Cfg::kBN, p->n);
+  const int a_rows = tg_sm90_box_rows(Cfg::kAKMajor, Cfg::kClusterN, Cfg::kBM, p->m);
+  const int b_rows = tg_sm90_box_rows(Cfg::kBKMajor, Cfg::kClusterM, Cfg::kBN, p->n);
   /* Each CTA of the sharing cluster delivers its box to every partner; MN-major operands load
    * whole tiles (their share of rows times the sharing is the tile's). */
   maps.stage_bytes =

@@ -78,7 +78,7 @@ struct Sm90Mainloop {
 
   /* The producer thread: walks the cluster's work list and fills stage after stage, each once
    * every reader of it (in every CTA of the cluster) has handed it back. stage_bytes: what a
-   * stage's loads deliver to this CTA (sm90_box_rows may cut a box short). */
+   * stage's loads deliver to this CTA (tg_sm90_box_rows may cut a box short). */
   __device__ static void thread_produce(const tg_problem &p, const Sm90StreamK &sk,
                                         uint32_t stage_bytes, const CUtensorMap *map_a,
                                         const CUtensorMap *map_b, uint32_t base, uint32_t full,

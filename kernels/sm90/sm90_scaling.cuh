@@ -29,13 +29,11 @@
 #include "problem.h"
 #include "ptx_sm90.cuh"
 #include "sm90_config.cuh"
+#include "sm90_layout.h"
 
 /* Accumulator layout of a wgmma (wgmma_shapes.cuh): register r of a 64-row block holds row
- * 16·warp + lane/4 + 8·((r/2)%2) and column 8·(r/4) + 2·(lane%4) + r%2 of the block. */
-#define TG_SM90_ACC_WARP_ROWS 16
-#define TG_SM90_ACC_HALF_ROWS 8
-#define TG_SM90_ACC_GROUP_COLS 8
-#define TG_SM90_ACC_QUADS 4 /* lanes per accumulator row */
+ * 16·warp + lane/4 + 8·((r/2)%2) and column 8·(r/4) + 2·(lane%4) + r%2 of the block (the
+ * TG_SM90_ACC_* constants and tg_sm90_acc_cell: sm90_layout.h). */
 
 template <class Cfg>
 struct Sm90Scaling {

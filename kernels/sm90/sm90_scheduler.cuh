@@ -13,11 +13,7 @@
 
 #include "problem.h"
 #include "sm90_config.cuh"
-
-/* Rows of D that a group of tiles sweeping the columns together spans: a wave of 132 tiles of
- * 128×256 then covers about 16 × 8 tiles (of 256×128, 8 × 16), near the smallest A panel + B
- * panel it can read (2048 rows of A and about 2048 columns of B). */
-#define TG_SM90_GROUP_ROWS 2048
+#include "sm90_layout.h"
 
 /* Stream-K part of a launch (sm90_stream_k_first decides it on the host): work items
  * [first_item, items) have their k-tiles spread evenly over all clusters; `partials` holds one
@@ -53,38 +49,19 @@ struct Sm90Scheduler {
     return g;
   }
 
-  /* Work item `item` in grouped order: batch, then TG_SM90_GROUP_ROWS rows of tiles sweeping the
-   * columns, left to right in even groups and right to left in odd ones, so that a group starts
-   * on the columns of B its predecessor read last (still in L2). A cluster's item is CLUSTER_M
-   * adjacent tile rows (or CLUSTER_N adjacent tile columns); this CTA takes row (column) `rank` of
-   * them; n_items counts the items along n. In 32-bit arithmetic when the item count allows
-   * (`narrow`): every thread runs this once per tile, and a 64-bit division is a long call. */
+  /* Work item `item` in grouped order (sm90_layout.h's tg_sm90_tile_coords_*: batch, then
+   * groups of TG_SM90_GROUP_ROWS rows of tiles sweeping the columns, alternately left to right
+   * and right to left); this CTA takes row (column) `rank` of its cluster's item. In 32-bit
+   * arithmetic when the item count allows (`narrow`): every thread runs this once per tile, and
+   * a 64-bit division is a long call. */
   __device__ static void tile_coords(int64_t item, int64_t m_items, int64_t n_items, bool narrow,
                                      int rank, int64_t *bat, int64_t *tm, int64_t *tn) {
     if (narrow)
-      tile_coords_in<uint32_t>((uint32_t)item, (uint32_t)m_items, (uint32_t)n_items, rank, bat, tm,
-                               tn);
+      tg_sm90_tile_coords_32((uint32_t)item, (uint32_t)m_items, (uint32_t)n_items, BM, CLUSTER_M,
+                             CLUSTER_N, rank, bat, tm, tn);
     else
-      tile_coords_in<uint64_t>((uint64_t)item, (uint64_t)m_items, (uint64_t)n_items, rank, bat, tm,
-                               tn);
-  }
-
-  template <typename U>
-  __device__ static void tile_coords_in(U item, U m_items, U n_items, int rank, int64_t *bat,
-                                        int64_t *tm, int64_t *tn) {
-    const U per_batch = m_items * n_items;
-    *bat = (int64_t)(item / per_batch);
-    const U id = item % per_batch;
-    constexpr int kGroupItems = TG_SM90_GROUP_ROWS / BM / CLUSTER_M;
-    const U group_rows = kGroupItems > 0 ? kGroupItems : 1;
-    const U group = group_rows * n_items;
-    const U first_m = (id / group) * group_rows;
-    const U rows = m_items - first_m < group_rows ? m_items - first_m : group_rows;
-    const U in_group = id % group;
-    *tm = (int64_t)(first_m + in_group % rows) * CLUSTER_M + (CLUSTER_M > 1 ? rank : 0);
-    const U col = in_group / rows, group_index = id / group;
-    *tn = (int64_t)(group_index % 2 ? n_items - 1 - col : col) * CLUSTER_N +
-          (CLUSTER_N > 1 ? rank : 0);
+      tg_sm90_tile_coords_64((uint64_t)item, (uint64_t)m_items, (uint64_t)n_items, BM, CLUSTER_M,
+                             CLUSTER_N, rank, bat, tm, tn);
   }
 
   /* k-tiles [kt_begin, kt_end) of work item `item`. */
@@ -134,7 +111,7 @@ struct Sm90Scheduler {
    * launch of a problem takes the same orders, so results stay deterministic. Parts of a split
    * item (stream-K) keep the ascending order. */
   __device__ static bool loads_k_backwards(uint32_t nth, const Unit &u, int k_tiles) {
-    return (nth & 1) && u.kt_begin == 0 && u.kt_end == k_tiles;
+    return tg_sm90_loads_k_backwards(nth, u.kt_begin, u.kt_end, k_tiles);
   }
 
   /* Staggered start (producer thread, before its first load): where the items do not divide

@@ -1,9 +1,9 @@
 /*
  * sm90_split.cuh — the host's arithmetic of an sm90 launch, for the launcher and the planner
  * alike: how many work items a problem makes, whether a launch spreads its last waves over all
- * clusters (stream-K) and from which item, the waves the planner counts, the stream-K workspace,
- * and how many rows an operand's TMA box takes. Plain functions of the problem and the row's
- * numbers: no CUDA call.
+ * clusters (stream-K) and from which item, the waves the planner counts, the stream-K workspace
+ * (how many rows an operand's TMA box takes: sm90_layout.h's tg_sm90_box_rows). Plain functions
+ * of the problem and the row's numbers: no CUDA call.
  */
 #ifndef TG_SM90_SPLIT_CUH
 #define TG_SM90_SPLIT_CUH
@@ -13,6 +13,7 @@
 
 #include "problem.h"
 #include "sm90_config.cuh"
+#include "sm90_layout.h"
 
 /* Stream-K only when the last wave of whole items would fill at most this share of the
  * clusters, ... The stream-K part runs at about TG_SM90_STREAM_K_SPEED of the speed of whole
@@ -145,19 +146,6 @@ static inline bool sm90_count_fits_32(const tg_problem *p, int bm, int bn, int c
          TG_SM90_COUNT_32_LIMIT;
 }
 
-/* Rows of a K-major operand's TMA box: its share of the tile, or, when the operand is not
- * shared and the matrix ends inside the first tile (M below BM for A, N below BN for B), only
- * the rows that exist, rounded up to a swizzle atom. Rows past the matrix would be zero-filled
- * by the copy engine, slowly. The tile rows left stale in shared memory are multiplied too, but
- * only into output rows that are never stored. extent < tile_rows means a single tile along
- * that dimension, so every tile of the launch takes the same box (and every stage the same byte
- * count). */
-#define TG_SM90_BOX_ROW_ALIGN 8
-static inline int sm90_box_rows(bool kmajor, int sharing, int tile_rows, int64_t extent) {
-  const int share = tile_rows / sharing;
-  if (!kmajor || sharing > 1 || extent >= tile_rows) return share;
-  return (int)((extent + TG_SM90_BOX_ROW_ALIGN - 1) / TG_SM90_BOX_ROW_ALIGN *
-               TG_SM90_BOX_ROW_ALIGN);
-}
+/* Rows of a K-major operand's TMA box: sm90_layout.h's tg_sm90_box_rows. */
 
 #endif /* TG_SM90_SPLIT_CUH */

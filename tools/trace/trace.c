@@ -54,6 +54,7 @@ static const family_table k_families[] = {
     {tg_trace_ladder_kernels, &tg_trace_ladder_count},
     {tg_trace_sm80_kernels, &tg_trace_sm80_count},
     {tg_trace_f32_kernels, &tg_trace_f32_count},
+    {tg_trace_sm90_kernels, &tg_trace_sm90_count},
 };
 
 const tg_trace_kernel *tg_trace_kernel_at(int i) {
@@ -346,7 +347,8 @@ static int check_staging(const tg_trace *t, const tg_trace_cta *c, int kt, char 
                            (long long)e->offset);
     }
     for (int64_t i = 0; rc == 0 && i < rows * cols; ++i)
-      if (!seen[i])
+      if (!seen[i] && !(t->kernel->stale_past_edge &&
+                        !tg_trace_inside(t, c, operand, row0 + i / cols, col0 + i % cols)))
         rc = tg_trace_fail(err, len, "%s(%lld, %lld) of the k-tile is never staged",
                            operand_name(operand), (long long)(row0 + i / cols),
                            (long long)(col0 + i % cols));
@@ -516,13 +518,45 @@ static int check_mma_layout(const tg_trace *t, const tg_trace_cta *c, int kt, ch
   return rc;
 }
 
+/* The CTA's threads' accumulators hold every element of its tile exactly once. */
+static int check_accumulators(const tg_trace *t, const tg_trace_cta *c, char *err, size_t len) {
+  const tg_trace_kernel *k = t->kernel;
+  unsigned char *seen = (unsigned char *)calloc((size_t)k->tile_m * (size_t)k->tile_n, 1);
+  if (!seen) return tg_trace_fail(err, len, "out of host memory");
+  tg_trace_list l = {0};
+  int rc = 0;
+  for (int tid = 0; rc == 0 && tid < tg_trace_threads(t); ++tid) {
+    tg_trace_list_clear(&l);
+    k->accumulators(t, c, tid, &l);
+    if (l.failed) rc = tg_trace_fail(err, len, "out of host memory");
+    for (int i = 0; rc == 0 && i < l.count; ++i) {
+      const int64_t r = l.v[i].row - c->m0, q = l.v[i].col - c->n0;
+      if (r < 0 || r >= k->tile_m || q < 0 || q >= k->tile_n)
+        rc = tg_trace_fail(err, len, "thread %d holds D(%lld, %lld), outside the CTA tile", tid,
+                           (long long)l.v[i].row, (long long)l.v[i].col);
+      else if (seen[r * k->tile_n + q]++)
+        rc = tg_trace_fail(err, len, "D(%lld, %lld) is held by two accumulators",
+                           (long long)l.v[i].row, (long long)l.v[i].col);
+    }
+  }
+  for (int64_t i = 0; rc == 0 && i < (int64_t)k->tile_m * k->tile_n; ++i)
+    if (!seen[i])
+      rc = tg_trace_fail(err, len, "D(%lld, %lld) of the CTA tile is held by no accumulator",
+                         (long long)(c->m0 + i / k->tile_n), (long long)(c->n0 + i % k->tile_n));
+  tg_trace_list_free(&l);
+  free(seen);
+  return rc;
+}
+
 int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
                           size_t err_len) {
   const tg_trace_kernel *k = t->kernel;
   if (k->smem_base != TG_TRACE_SMEM_NONE && check_staging(t, c, kt, err, err_len) != 0) return -1;
   if (k->k_steps && check_fragments_resolved(t, c, kt, err, err_len) != 0) return -1;
-  if (!k->mma_fragments && !k->fragments_opaque && check_operands(t, c, kt, err, err_len) != 0)
+  if (!k->mma_fragments && !k->fragments_opaque && !k->smem_descriptors &&
+      check_operands(t, c, kt, err, err_len) != 0)
     return -1;
+  if (k->stores_opaque && kt == 0 && check_accumulators(t, c, err, err_len) != 0) return -1;
   if (k->mma_fragments && check_mma_layout(t, c, kt, err, err_len) != 0) return -1;
   return 0;
 }
@@ -541,10 +575,12 @@ int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len) {
         if (tg_trace_cta_at(t, bx, by, bz, &c) != 0) continue;
         for (int tid = 0; rc == 0 && tid < tg_trace_threads(t); ++tid) {
           tg_trace_list_clear(&l);
-          t->kernel->stores(t, &c, tid, &l);
+          if (t->kernel->stores_opaque) t->kernel->accumulators(t, &c, tid, &l);
+          else t->kernel->stores(t, &c, tid, &l);
           if (l.failed) rc = tg_trace_fail(err, err_len, "out of host memory");
           for (int i = 0; rc == 0 && i < l.count; ++i) {
             const tg_trace_elem *e = &l.v[i];
+            if (t->kernel->stores_opaque && e->offset < 0) continue; /* past D: never stored */
             const int64_t cell = ((c.split * p->batch + c.bat) * p->m + e->row) * p->n + e->col;
             if (e->row < 0 || e->row >= p->m || e->col < 0 || e->col >= p->n)
               rc = tg_trace_fail(err, err_len,

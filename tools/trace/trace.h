@@ -109,6 +109,13 @@ struct tg_trace_kernel {
   int k_steps;                 /* FRAGMENT steps per k-tile (0: the kernel reads no fragments) */
   int fragments_opaque;        /* 1: the fragment layout is not specified (WMMA) */
   int mma_fragments;           /* 1: FRAGMENTs are mma.sync m16n8k16 fragments (ldmatrix) */
+  int smem_descriptors;        /* 1: the math reads A and B from shared memory through wgmma
+                                  descriptors: no thread reads operands into registers */
+  int stores_opaque;           /* 1: D leaves through shared memory by stores no thread addresses
+                                  element by element (TMA): the checks take the accumulators */
+  int stale_past_edge;         /* 1: k-tile elements past the matrix may stay unstaged (a box cut
+                                  to the rows that exist): stale, multiplied only into outputs
+                                  never stored */
   tg_trace_smem_base smem_base;
   /* The grid of the launch t describes (t->p, t->splits), and what its dimensions walk. */
   void (*grid)(const tg_trace *t, unsigned grid[3]);
@@ -128,6 +135,11 @@ struct tg_trace_kernel {
   /* Writes how the kernel names shared-memory byte offset smem of operand `operand` (e.g.
    * "as_t[3][17]"); may be NULL. */
   void (*smem_name)(const tg_trace *t, int operand, int64_t smem, char *buf, size_t len);
+  /* The shared-memory stage k-tile kt of CTA c lands in; NULL: kt % stages. */
+  int (*stage)(const tg_trace *t, const tg_trace_cta *c, int kt);
+  /* Prints what the family adds after the header for thread tid (its schedule, its role, the
+   * producer's TMA boxes, the consumers' descriptors); may be NULL. */
+  void (*notes)(FILE *f, const tg_trace *t, const tg_trace_cta *c, int tid, int kt);
 };
 
 /* The traced kernels, in ladder order; NULL past the end. */
@@ -169,13 +181,15 @@ int tg_trace_thread_staged(const tg_trace *t, const tg_trace_cta *c, int tid, in
  * own shared-memory offset; every fragment reads an element that was staged; for the simt
  * rungs, the operands a thread reads at each k are exactly those its outputs need; for
  * mma.sync fragments, each lane holds the elements the PTX ISA's layout gives it (m16n8k16,
- * and k8 / k32 for tf32 / int8).
+ * and k8 / k32 for tf32 / int8); the threads' accumulators hold every element of the CTA
+ * tile exactly once (kernels with stores_opaque).
  * Returns 0, or -1 with the first violation in err. */
 int tg_trace_check_k_tile(const tg_trace *t, const tg_trace_cta *c, int kt, char *err,
                           size_t err_len);
 
 /* The stores of the whole grid: every element of D written exactly once (with split-K: of each
- * split's plane of partial sums), none outside it, each at its own offset. Returns 0, or -1
+ * split's plane of partial sums), none outside it, each at its own offset; for kernels with
+ * stores_opaque, every element of D held by exactly one thread's accumulators. Returns 0, or -1
  * with the first violation in err. */
 int tg_trace_check_stores(const tg_trace *t, char *err, size_t err_len);
 

@@ -17,6 +17,8 @@ extern const tg_trace_kernel tg_trace_sm80_kernels[];
 extern const int tg_trace_sm80_count;
 extern const tg_trace_kernel tg_trace_f32_kernels[];
 extern const int tg_trace_f32_count;
+extern const tg_trace_kernel tg_trace_sm90_kernels[];
+extern const int tg_trace_sm90_count;
 
 /* The grid note of the ladder's kernels (ladder_grid.h). */
 extern const char tg_trace_ladder_grid_note[];

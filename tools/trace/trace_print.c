@@ -80,8 +80,12 @@ static void print_runs(FILE *f, const tg_trace *t, const char *lead, const char 
   fputc('\n', f);
 }
 
+/* Offsets listed one by one up to this many elements; past it, the range they permute. */
+#define SMEM_LISTED 16
+
 /* Where n elements land: "registers", or their shared-memory byte offsets (a range when they
- * are consecutive elements) and the kernel's name of the first and last. */
+ * are consecutive elements, or many permuted ones: a whole swizzled box) and the kernel's name
+ * of the first and last. */
 static void smem_text(char *buf, size_t len, const tg_trace *t, const tg_trace_elem *e, int n) {
   if (e->smem < 0) {
     snprintf(buf, len, "registers");
@@ -91,9 +95,17 @@ static void smem_text(char *buf, size_t len, const tg_trace *t, const tg_trace_e
   int consecutive = n > 1 && step == t->kernel->elem_bytes;
   for (int j = 1; j < n; ++j) consecutive &= e[j].smem - e[j - 1].smem == step;
   size_t used = 0;
+  int64_t lo = e[0].smem, hi = e[0].smem;
+  for (int j = 1; j < n; ++j) {
+    if (e[j].smem < lo) lo = e[j].smem;
+    if (e[j].smem > hi) hi = e[j].smem;
+  }
   if (consecutive)
     used = (size_t)snprintf(buf, len, "smem %lld..%lld", (long long)e[0].smem,
                             (long long)(e[n - 1].smem + step - 1));
+  else if (n > SMEM_LISTED)
+    used = (size_t)snprintf(buf, len, "smem %lld..%lld, permuted", (long long)lo,
+                            (long long)(hi + t->kernel->elem_bytes - 1));
   else {
     used = (size_t)snprintf(buf, len, "smem");
     for (int j = 0; j < n && used < len; ++j)
@@ -117,7 +129,18 @@ static void print_loads(FILE *f, const tg_trace *t, const tg_trace_elem *v, int 
     const tg_trace_elem *e = v + i;
     char what[128], from[96], to[256];
     run_text(what, sizeof what, e, run_length(e, n, 0) == n ? n : 1);
-    if (run_length(e, n, 0) != n) snprintf(what + strlen(what), sizeof what - strlen(what), " ...");
+    int64_t r0 = e->row, r1 = e->row, c0 = e->col, c1 = e->col;
+    for (int j = 1; j < n; ++j) {
+      r0 = e[j].row < r0 ? e[j].row : r0, r1 = e[j].row > r1 ? e[j].row : r1;
+      c0 = e[j].col < c0 ? e[j].col : c0, c1 = e[j].col > c1 ? e[j].col : c1;
+    }
+    if (run_length(e, n, 0) != n && (r1 - r0 + 1) * (c1 - c0 + 1) == n) { /* a whole block */
+      char r[48], c[48];
+      range_text(r, sizeof r, r0, r1);
+      range_text(c, sizeof c, c0, c1);
+      snprintf(what, sizeof what, "%s(%s, %s)", operand_name(e->operand), r, c);
+    } else if (run_length(e, n, 0) != n)
+      snprintf(what + strlen(what), sizeof what - strlen(what), " ...");
     int read = 0;
     for (int j = 0; j < n; ++j) read += e[j].offset >= 0;
     if (read == 0) snprintf(from, sizeof from, "zeros (outside the matrix)");
@@ -362,6 +385,7 @@ static void print_pictures(FILE *f, const tg_trace *t, const tg_trace_cta *c, in
     mark_cta(&pic, t, c, tid, kt, TG_TRACE_ACCUM, TG_TRACE_D);
     picture_print(f, &pic, "D tile (m x n), accumulators");
   }
+  if (k->stores_opaque) return;
   picture_init(&pic, c->m0, c->n0, k->tile_m, k->tile_n);
   mark_cta(&pic, t, c, tid, kt, TG_TRACE_STORE, TG_TRACE_D);
   picture_print(f, &pic, "D tile (m x n), stores");
@@ -406,7 +430,8 @@ static void print_header(FILE *f, const tg_trace *t, const tg_trace_cta *c,
   fprintf(f, "k-tile %d: k %lld..%lld", o->kt, (long long)k0, (long long)(k0 + k->tile_k - 1));
   if (k0 + k->tile_k > c->k_end)
     fprintf(f, " (k ends at %lld: the rest arrives as zeros)", (long long)c->k_end);
-  if (k->smem_base != TG_TRACE_SMEM_NONE) fprintf(f, ", shared-memory stage %d", o->kt % k->stages);
+  if (k->smem_base != TG_TRACE_SMEM_NONE)
+    fprintf(f, ", shared-memory stage %d", k->stage ? k->stage(t, c, o->kt) : o->kt % k->stages);
   fputc('\n', f);
 }
 
@@ -431,6 +456,7 @@ int tg_trace_print(FILE *f, const tg_trace *t, const tg_trace_print_options *o, 
   if (k->accumulators) k->accumulators(t, &c, o->tid, &l);
   if (o->lead) fprintf(f, "%s\n", o->lead);
   print_header(f, t, &c, o);
+  if (k->notes) k->notes(f, t, &c, o->tid, o->kt);
   int counts[TG_TRACE_KINDS] = {0};
   for (int i = 0; i < l.count; ++i) ++counts[l.v[i].kind];
   /* Elements are listed kind by kind, in the order the family appended them. */
@@ -458,7 +484,11 @@ int tg_trace_print(FILE *f, const tg_trace *t, const tg_trace_print_options *o, 
     fprintf(f, "\naccumulators (%d elements of D):\n", counts[TG_TRACE_ACCUM]);
     print_runs(f, NULL, " ", "  ", kind_start[TG_TRACE_ACCUM], counts[TG_TRACE_ACCUM]);
   }
-  fprintf(f, "\nstores to D after the last k-tile (%d elements):\n", counts[TG_TRACE_STORE]);
+  if (k->stores_opaque)
+    fprintf(f,
+            "\nstores to D: through shared memory, not traced per thread (its accumulators "
+            "above are what it contributes)\n");
+  else fprintf(f, "\nstores to D after the last k-tile (%d elements):\n", counts[TG_TRACE_STORE]);
   if (counts[TG_TRACE_STORE])
     print_runs(f, NULL, " ", "  ", kind_start[TG_TRACE_STORE], counts[TG_TRACE_STORE]);
   if (o->pictures) print_pictures(f, t, &c, o->tid, o->kt);
