@@ -43,6 +43,30 @@ typedef struct tg_cell64 {
   int64_t row, col;
 } tg_cell64;
 
+/* Vector v of a row-major tile staged as per_row vectors of `vec` columns to a row (epilogue
+ * segments: consecutive v on consecutive columns): its row and first column. */
+static TG_LAYOUT_HD tg_cell tg_row_vector_cell(int v, int per_row, int vec) {
+  tg_cell c;
+  c.row = v / per_row;
+  c.col = (v % per_row) * vec;
+  return c;
+}
+
+/* Where thread tid of a warp-tiled CTA works: the first row and column of its first sub-block.
+ * Warps (warp_threads lanes) are numbered down m first, warps_m of them, each owning a
+ * warp_tile_m × warp_tile_n tile; inside a warp the lanes are lane-major along n, lanes_n to a
+ * row, each sub_m rows and sub_n columns apart from its neighbours. */
+static TG_LAYOUT_HD tg_cell tg_warp_tile_place(unsigned tid, int warp_threads, int warps_m,
+                                               int warp_tile_m, int warp_tile_n, int lanes_n,
+                                               int sub_m, int sub_n) {
+  const int warp = tid / warp_threads, lane = tid % warp_threads;
+  const int warp_m = warp % warps_m, warp_n = warp / warps_m;
+  tg_cell c;
+  c.row = warp_m * warp_tile_m + (lane / lanes_n) * sub_m;
+  c.col = warp_n * warp_tile_n + (lane % lanes_n) * sub_n;
+  return c;
+}
+
 /* A CTA's output tile: its row and column among the tiles. */
 typedef struct tg_tile_coord {
   int64_t tm, tn;

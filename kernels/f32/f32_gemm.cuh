@@ -104,7 +104,9 @@ struct F32Gemm {
     int row, col;
   };
   static __device__ __forceinline__ ThreadPlace thread_place() {
-    const tg_cell c = tg_f32_place(threadIdx.x, C::kWarpsM, C::kWarpTileM, C::kWarpTileN);
+    const tg_cell c =
+        tg_warp_tile_place(threadIdx.x, TG_F32_WARP, C::kWarpsM, C::kWarpTileM, C::kWarpTileN,
+                           TG_F32_LANES_N, TG_F32_VECTOR, TG_F32_THREAD_N);
     return ThreadPlace{c.row, c.col};
   }
 
@@ -180,7 +182,7 @@ struct F32Gemm {
       __syncwarp();
 #pragma unroll 1
       for (int s = lane; s < kStagingSegments; s += kF32WarpSize) {
-        const tg_cell seg = tg_f32_segment_cell(s, kSegmentsPerRow, TG_EPILOGUE_VECTOR);
+        const tg_cell seg = tg_row_vector_cell(s, kSegmentsPerRow, TG_EPILOGUE_VECTOR);
         const int r = seg.row, c = seg.col;
         const int64_t row = wrow + ib * C::kSubBlockStride + r, col = wcol + c;
         float v[TG_EPILOGUE_VECTOR];

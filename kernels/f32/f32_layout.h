@@ -74,26 +74,4 @@ static TG_LAYOUT_HD tg_cell tg_f32_lane_cell(int lane) {
   return c;
 }
 
-/* Where thread tid works: its first row and column in the CTA tile, warps numbered down m
- * first; within its warp's tile, the cell of tg_f32_lane_cell (spelled out here: through a
- * nested call the compiler orders the kernel's address arithmetic differently). */
-static TG_LAYOUT_HD tg_cell tg_f32_place(unsigned tid, int warps_m, int warp_tile_m,
-                                         int warp_tile_n) {
-  const int warp = tid / TG_F32_WARP, lane = tid % TG_F32_WARP;
-  const int warp_m = warp % warps_m, warp_n = warp / warps_m;
-  tg_cell c;
-  c.row = warp_m * warp_tile_m + (lane / TG_F32_LANES_N) * TG_F32_VECTOR;
-  c.col = warp_n * warp_tile_n + (lane % TG_F32_LANES_N) * TG_F32_THREAD_N;
-  return c;
-}
-
-/* The epilogue's segment s of a warp's 32-row staging area, segments_per_row segments of
- * `vector` columns to a row: its row and first column. */
-static TG_LAYOUT_HD tg_cell tg_f32_segment_cell(int s, int segments_per_row, int vector) {
-  tg_cell c;
-  c.row = s / segments_per_row;
-  c.col = (s % segments_per_row) * vector;
-  return c;
-}
-
 #endif /* TG_F32_LAYOUT_H */

@@ -85,7 +85,7 @@ __device__ __forceinline__ void block_store_tile(const tg_problem &p, const Bloc
   const bool vector_ok = p.align_d >= kOutVec * elem; /* every row start, hence every 4th column */
 #pragma unroll 4
   for (int v = threadIdx.x; v < C::kTileM * kVecsPerRow; v += C::kThreads) {
-    const tg_cell cell = tg_ladder_row_vector_cell(v, kVecsPerRow, kOutVec);
+    const tg_cell cell = tg_row_vector_cell(v, kVecsPerRow, kOutVec);
     const int row = cell.row, col = cell.col;
     const int64_t grow = (int64_t)t.m0 + row, gcol = (int64_t)t.n0 + col;
     if (grow >= p.m) continue;

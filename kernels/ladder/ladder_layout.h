@@ -137,13 +137,4 @@ static TG_LAYOUT_HD tg_cell tg_ladder_acc_lane_cell(int lane) {
   return c;
 }
 
-/* Rung 12's epilogue: vector v of the staged tile, vecs_per_row vectors of `vec` columns to a
- * row; consecutive v on consecutive columns. */
-static TG_LAYOUT_HD tg_cell tg_ladder_row_vector_cell(int v, int vecs_per_row, int vec) {
-  tg_cell c;
-  c.row = v / vecs_per_row;
-  c.col = (v % vecs_per_row) * vec;
-  return c;
-}
-
 #endif /* TG_LADDER_LAYOUT_H */

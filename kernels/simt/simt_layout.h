@@ -135,18 +135,6 @@ static TG_LAYOUT_HD int tg_simt_wt_loads_b(tg_simt_warptile s) {
   return s.tile_k * (s.tile_n / TG_SIMT_VECTOR) / tg_simt_wt_threads(s);
 }
 
-/* Where thread tid works: the first row and column of its first sub-block. Warps are numbered
- * down m first; inside a warp the lanes form lanes_m × lanes_n, lane-major along n. */
-static TG_LAYOUT_HD tg_cell tg_simt_wt_place(unsigned tid, int warps_m, int warp_tile_m,
-                                             int warp_tile_n, int lanes_n, int sub_m, int sub_n) {
-  const int warp = tid / TG_SIMT_WARP, lane = tid % TG_SIMT_WARP;
-  const int warp_m = warp % warps_m, warp_n = warp / warps_m;
-  tg_cell c;
-  c.row = warp_m * warp_tile_m + (lane / lanes_n) * sub_m;
-  c.col = warp_n * warp_tile_n + (lane % lanes_n) * sub_n;
-  return c;
-}
-
 /* Output i of a thread's block of rows (j of its columns) lies row_of(i) (col_of(j)) past its
  * place: sub-blocks of sub_m rows, lanes_m · sub_m apart. */
 static TG_LAYOUT_HD int tg_simt_wt_row_of(int i, int sub_m, int lanes_m) {

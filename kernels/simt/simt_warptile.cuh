@@ -72,8 +72,8 @@ struct ThreadPlace {
 
 template <class C>
 __device__ __forceinline__ ThreadPlace thread_place() {
-  const tg_cell c = tg_simt_wt_place(threadIdx.x, C::kWarpsM, C::kWarpTileM, C::kWarpTileN,
-                                     C::kLanesN, C::kSubM, C::kSubN);
+  const tg_cell c = tg_warp_tile_place(threadIdx.x, TG_SIMT_WARP, C::kWarpsM, C::kWarpTileM,
+                                       C::kWarpTileN, C::kLanesN, C::kSubM, C::kSubN);
   return ThreadPlace{c.row, c.col};
 }
 

@@ -409,7 +409,7 @@ struct Sm80Gemm {
       /* Each thread takes segments of 8 consecutive outputs of a row. */
       constexpr int kSegmentsPerRow = BN / TG_EPILOGUE_VECTOR;
       for (int s = threadIdx.x; s < BM * kSegmentsPerRow; s += kThreads) {
-        const tg_cell seg = tg_sm80_segment_cell(s, kSegmentsPerRow, TG_EPILOGUE_VECTOR);
+        const tg_cell seg = tg_row_vector_cell(s, kSegmentsPerRow, TG_EPILOGUE_VECTOR);
         const int r = seg.row, c = seg.col;
         const int64_t row = m0 + r, col = n0 + c;
         if (row >= p.m || col >= p.n) continue;

@@ -129,13 +129,4 @@ static TG_LAYOUT_HD tg_cell tg_sm80_acc_lane_cell(int lane) {
   return c;
 }
 
-/* The epilogue's segment s of the staged tile, segments_per_row segments of `vector` columns to
- * a row: its row and first column. */
-static TG_LAYOUT_HD tg_cell tg_sm80_segment_cell(int s, int segments_per_row, int vector) {
-  tg_cell c;
-  c.row = s / segments_per_row;
-  c.col = (s % segments_per_row) * vector;
-  return c;
-}
-
 #endif /* TG_SM80_LAYOUT_H */

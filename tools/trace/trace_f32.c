@@ -149,7 +149,8 @@ static void loads_f32(const tg_trace *t, const tg_trace_cta *c, int tid, int kt,
 static void fragments_f32(const tg_trace *t, const tg_trace_cta *c, int tid, int kt,
                           tg_trace_list *out) {
   const f32_dims d = dims_of(t);
-  const tg_cell at = tg_f32_place((unsigned)tid, d.s.warps_m, d.warp_tm, d.warp_tn);
+  const tg_cell at = tg_warp_tile_place((unsigned)tid, TG_F32_WARP, d.s.warps_m, d.warp_tm,
+                                        d.warp_tn, TG_F32_LANES_N, TG_F32_VECTOR, TG_F32_THREAD_N);
   const int64_t stage = (int64_t)(kt % d.s.stages) * d.stage_bytes;
   int n = 0;
   for (int kk = 0; kk < d.s.tk; ++kk) {
@@ -169,7 +170,8 @@ static void fragments_f32(const tg_trace *t, const tg_trace_cta *c, int tid, int
 static void accumulators_f32(const tg_trace *t, const tg_trace_cta *c, int tid,
                              tg_trace_list *out) {
   const f32_dims d = dims_of(t);
-  const tg_cell at = tg_f32_place((unsigned)tid, d.s.warps_m, d.warp_tm, d.warp_tn);
+  const tg_cell at = tg_warp_tile_place((unsigned)tid, TG_F32_WARP, d.s.warps_m, d.warp_tm,
+                                        d.warp_tn, TG_F32_LANES_N, TG_F32_VECTOR, TG_F32_THREAD_N);
   int n = 0;
   for (int i = 0; i < d.iter_m * TG_F32_VECTOR; ++i)
     for (int j = 0; j < TG_F32_THREAD_N; ++j)
@@ -189,7 +191,7 @@ static void stores_f32(const tg_trace *t, const tg_trace_cta *c, int tid, tg_tra
   int n = 0;
   for (int ib = 0; ib < d.iter_m; ++ib)
     for (int s = lane; s < SUB_BLOCK_ROWS * per_row; s += TG_F32_WARP, ++n) {
-      const tg_cell seg = tg_f32_segment_cell(s, per_row, EPILOGUE_VECTOR);
+      const tg_cell seg = tg_row_vector_cell(s, per_row, EPILOGUE_VECTOR);
       for (int e = 0; e < EPILOGUE_VECTOR; ++e)
         tg_trace_put_store(out, t, c, n, wrow + ib * SUB_BLOCK_ROWS + seg.row, wcol + seg.col + e);
     }

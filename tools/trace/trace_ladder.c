@@ -216,7 +216,7 @@ static void stores_11(const tg_trace *t, const tg_trace_cta *c, int tid, tg_trac
 static void stores_12(const tg_trace *t, const tg_trace_cta *c, int tid, tg_trace_list *out) {
   int n = 0;
   for (int v = tid; v < M_TM * M12_VECS_PER_ROW; v += M_THREADS, ++n) {
-    const tg_cell q = tg_ladder_row_vector_cell(v, M12_VECS_PER_ROW, TG_LADDER12_OUT_VEC);
+    const tg_cell q = tg_row_vector_cell(v, M12_VECS_PER_ROW, TG_LADDER12_OUT_VEC);
     for (int e = 0; e < TG_LADDER12_OUT_VEC; ++e)
       tg_trace_put_store(out, t, c, n, c->m0 + q.row, c->n0 + q.col + e);
   }

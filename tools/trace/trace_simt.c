@@ -242,9 +242,9 @@ static void loads_wt(const tg_trace *t, const tg_trace_cta *c, int tid, int kt,
 }
 
 static tg_cell wt_place(int tid) {
-  return tg_simt_wt_place((unsigned)tid, k_wt.warps_m, k_wt.tile_m / k_wt.warps_m,
-                          k_wt.tile_n / k_wt.warps_n, tg_simt_wt_lanes_n(k_wt), k_wt.sub_m,
-                          k_wt.sub_n);
+  return tg_warp_tile_place((unsigned)tid, TG_SIMT_WARP, k_wt.warps_m, k_wt.tile_m / k_wt.warps_m,
+                            k_wt.tile_n / k_wt.warps_n, tg_simt_wt_lanes_n(k_wt), k_wt.sub_m,
+                            k_wt.sub_n);
 }
 
 static void fragments_wt(const tg_trace *t, const tg_trace_cta *c, int tid, int kt,

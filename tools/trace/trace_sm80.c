@@ -228,7 +228,7 @@ static void stores_sm80(const tg_trace *t, const tg_trace_cta *c, int tid, tg_tr
   const int per_row = d.s.bn / EPILOGUE_VECTOR;
   int n = 0;
   for (int s = tid; s < d.s.bm * per_row; s += d.threads, ++n) {
-    const tg_cell seg = tg_sm80_segment_cell(s, per_row, EPILOGUE_VECTOR);
+    const tg_cell seg = tg_row_vector_cell(s, per_row, EPILOGUE_VECTOR);
     for (int e = 0; e < EPILOGUE_VECTOR; ++e)
       tg_trace_put_store(out, t, c, n, c->m0 + seg.row, c->n0 + seg.col + e);
   }
