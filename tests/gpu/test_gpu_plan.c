@@ -14,24 +14,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
+#include "host_stats.h"
 #include "tilegemm.h"
 
 #define DEFAULT_CALLS 2000
 #define BATCHES 9 /* the median of these batches of calls is reported */
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
-static int compare_doubles(const void *x, const void *y) {
-  const double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
 
 typedef struct buffers {
   void *a, *b, *c, *d1, *d2;
@@ -161,20 +150,19 @@ static void time_calls(tg_handle *h, const tg_gemm *g, int calls, const char *wh
   for (int b = 0; b < BATCHES; ++b) {
     for (int kind = 0; kind < 2; ++kind) {
       cudaStreamSynchronize(s);
-      const double t0 = now_us();
+      const double t0 = tg_wall_us();
       for (int i = 0; i < calls; ++i) {
         if (kind == 0) tg_matmul(h, g, x.a, x.b, NULL, x.d1, s);
         else tg_plan_run(plan, x.a, x.b, NULL, x.d1, s);
       }
-      const double t = (now_us() - t0) / calls;
+      const double t = (tg_wall_us() - t0) / calls;
       cudaStreamSynchronize(s);
       (kind == 0 ? matmul : planned)[b] = t;
     }
   }
-  qsort(matmul, BATCHES, sizeof(double), compare_doubles);
-  qsort(planned, BATCHES, sizeof(double), compare_doubles);
   printf("host time per call, %s (%s): tg_matmul %.2f us, tg_plan_run %.2f us\n", what,
-         tg_plan_kernel(plan), matmul[BATCHES / 2], planned[BATCHES / 2]);
+         tg_plan_kernel(plan), tg_median_sorted(matmul, BATCHES),
+         tg_median_sorted(planned, BATCHES));
   cudaStreamDestroy(s);
   tg_plan_destroy(plan);
   free_buffers(g, &x, 0);

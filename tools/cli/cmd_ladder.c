@@ -23,6 +23,7 @@
 
 #include "bench_run.h"
 #include "commands.h"
+#include "host_stats.h"
 #include "options.h"
 #include "report.h"
 #include "tilegemm.h"
@@ -228,11 +229,6 @@ static const char *check_word(const tg_check_outcome *c) {
   return !c->done ? "skipped" : c->pass ? "PASS" : "FAIL";
 }
 
-static int cmp_double(const void *x, const void *y) {
-  const double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
 /* One part of the ladder: a request and the rungs that run it (res[first .. first+count)). */
 typedef struct ladder_part {
   tg_gemm g;
@@ -267,9 +263,7 @@ static void print_part(const ladder_part *part, const rung_result *res, double *
   char label[48];
   snprintf(label, sizeof label, "cuBLASLt %s (median over rungs)", tg_dtype_name(part->g.a_type));
   if (n_cublas > 0) {
-    qsort(cublas_ms, (size_t)n_cublas, sizeof cublas_ms[0], cmp_double);
-    const double ms = n_cublas % 2 ? cublas_ms[n_cublas / 2]
-                                   : 0.5 * (cublas_ms[n_cublas / 2 - 1] + cublas_ms[n_cublas / 2]);
+    const double ms = tg_median_sorted(cublas_ms, n_cublas);
     printf("%4s  %-30s %11.4f %9.2f %9s %8.2fx  %s\n", "-", label, ms,
            tg_request_flops(&part->g) / (ms * 1e-3) / 1e12, "100.0%",
            *first_ms > 0 ? *first_ms / ms : 0.0, check_word(&cublas_check));

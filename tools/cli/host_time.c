@@ -5,25 +5,14 @@
 #include <cuda_runtime_api.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cublas_runner.h"
 #include "device_tools.h"
+#include "host_stats.h"
 #include "operands.h"
 
 static const char *const k_kind_names[TG_HOST_KINDS] = {"tg_matmul", "tg_plan_run", "cuBLASLt",
                                                         "empty kernel launch"};
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec * 1e-3;
-}
-
-static int compare_doubles(const void *x, const void *y) {
-  const double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
 
 /* What one timed batch calls. */
 typedef struct host_time_setup {
@@ -66,10 +55,10 @@ static int batch(host_time_setup *s, int kind, double *us, char *err, size_t err
     snprintf(err, err_len, "synchronizing: %s", cudaGetErrorString(e));
     return -1;
   }
-  const double t0 = now_us();
+  const double t0 = tg_wall_us();
   for (int i = 0; i < TG_HOST_TIME_CALLS; ++i)
     if (call(s, kind, err, err_len) != 0) return -1;
-  *us = (now_us() - t0) / TG_HOST_TIME_CALLS;
+  *us = (tg_wall_us() - t0) / TG_HOST_TIME_CALLS;
   return 0;
 }
 
@@ -96,8 +85,7 @@ static int measure(host_time_setup *s, const tg_bench_options *o, tg_host_time_r
   for (int kind = 0; kind < TG_HOST_KINDS && rc == 0; ++kind) {
     if (!r->ran[kind]) continue;
     double *t = &times[kind * o->iterations];
-    qsort(t, (size_t)o->iterations, sizeof *t, compare_doubles);
-    r->us[kind] = t[o->iterations / 2];
+    r->us[kind] = tg_median_sorted(t, o->iterations);
     r->min_us[kind] = t[0];
   }
   free(times);
