@@ -85,16 +85,25 @@ tg_status tg_after_launch(tg_handle *h, const char *fn, const char *name, tg_sta
   return TG_OK;
 }
 
-/* Enqueues the copy of one operand (rows × cols) into the workspace: a repack, or the 3xTF32
- * split with its remainder in part lo_part. */
-static tg_status copy_operand(tg_handle *h, const char *fn, const tg_plan *plan, const char *what,
-                              tg_matrix_ref src, tg_matrix_ref dst, int64_t rows, int64_t cols,
-                              int64_t batches, tg_dtype type, int lo_part, tg_stream stream) {
+/* Enqueues the copy of operand B (is_b) or A of p into the workspace where q, the problem the
+ * kernel runs, reads it: a repack, or the 3xTF32 split with the operand's remainder part. */
+static tg_status copy_operand(tg_handle *h, const char *fn, const tg_launch *x, const tg_problem *p,
+                              const tg_problem *q, int is_b, tg_stream stream) {
+  const tg_matrix_ref src = is_b ? (tg_matrix_ref){p->b, p->b_order, p->ldb, p->batch_stride_b}
+                                 : (tg_matrix_ref){p->a, p->a_order, p->lda, p->batch_stride_a};
+  const tg_matrix_ref dst = is_b ? (tg_matrix_ref){q->b, q->b_order, q->ldb, q->batch_stride_b}
+                                 : (tg_matrix_ref){q->a, q->a_order, q->lda, q->batch_stride_a};
+  const int64_t rows = is_b ? p->k : p->m, cols = is_b ? p->n : p->k;
+  const int64_t batches = is_b ? x->rb.batches : x->ra.batches;
+  if (x->plan.tf32x3)
+    return tg_after_launch(
+        h, fn, is_b ? "split B" : "split A",
+        tg_repack_tf32x3_launch(src, dst, rows, cols, batches,
+                                is_b ? TG_TF32X3_LO_PART_B : TG_TF32X3_LO_PART_A, stream));
+  const tg_dtype type = is_b ? p->b_type : p->a_type;
   return tg_after_launch(
-      h, fn, what,
-      plan->tf32x3
-          ? tg_repack_tf32x3_launch(src, dst, rows, cols, batches, lo_part, stream)
-          : tg_repack_launch(src, dst, rows, cols, batches, (int)tg_dtype_size(type), stream));
+      h, fn, is_b ? "repack B" : "repack A",
+      tg_repack_launch(src, dst, rows, cols, batches, (int)tg_dtype_size(type), stream));
 }
 
 /* Enqueues x's repacks or splits and its kernel (or the epilogue alone) for p. */
@@ -106,21 +115,10 @@ static tg_status enqueue(tg_handle *h, const char *fn, const tg_launch *x, const
   if (s != TG_OK) return s;
   tg_problem q;
   tg_launch_bind(x, p, h->workspace, h->sync_flags, &q);
-  const tg_plan *plan = &x->plan;
-  if (tg_plan_copies_a(plan)) {
-    tg_matrix_ref src = {p->a, p->a_order, p->lda, p->batch_stride_a};
-    tg_matrix_ref dst = {q.a, q.a_order, q.lda, q.batch_stride_a};
-    s = copy_operand(h, fn, plan, plan->tf32x3 ? "split A" : "repack A", src, dst, p->m, p->k,
-                     x->ra.batches, p->a_type, TG_TF32X3_LO_PART_A, stream);
-    if (s != TG_OK) return s;
-  }
-  if (tg_plan_copies_b(plan)) {
-    tg_matrix_ref src = {p->b, p->b_order, p->ldb, p->batch_stride_b};
-    tg_matrix_ref dst = {q.b, q.b_order, q.ldb, q.batch_stride_b};
-    s = copy_operand(h, fn, plan, plan->tf32x3 ? "split B" : "repack B", src, dst, p->k, p->n,
-                     x->rb.batches, p->b_type, TG_TF32X3_LO_PART_B, stream);
-    if (s != TG_OK) return s;
-  }
+  if (tg_plan_copies_a(&x->plan) && (s = copy_operand(h, fn, x, p, &q, 0, stream)) != TG_OK)
+    return s;
+  if (tg_plan_copies_b(&x->plan) && (s = copy_operand(h, fn, x, p, &q, 1, stream)) != TG_OK)
+    return s;
   return tg_after_launch(h, fn, k->name,
                          prep ? prep->run(prep, &q, stream) : k->launch(&q, stream));
 }

@@ -32,7 +32,6 @@
 #include "problem.h"
 #include "ptx_sm80.cuh"
 
-#define TG_DECODE_LANES 32         /* threads per warp */
 #define TG_DECODE_VECTOR 8         /* 16-bit elements of one 16-byte load */
 #define TG_DECODE_MMA_ROWS 16      /* weight rows of one mma.m16n8k16 */
 #define TG_DECODE_MMA_TOKENS 8     /* tokens of one mma */

@@ -12,8 +12,9 @@
 #include "problem.h"
 #include "splitk_reduce.h"
 
-#define TG_DECODE_WARPS 8 /* warps of a CTA, each summing its own k-chunks */
-#define TG_DECODE_THREADS (TG_DECODE_WARPS * 32)
+#define TG_DECODE_WARPS 8  /* warps of a CTA, each summing its own k-chunks */
+#define TG_DECODE_LANES 32 /* threads per warp */
+#define TG_DECODE_THREADS (TG_DECODE_WARPS * TG_DECODE_LANES)
 #define TG_DECODE_CHUNK_K 32                                  /* k of one warp step */
 #define TG_DECODE_CTA_K (TG_DECODE_WARPS * TG_DECODE_CHUNK_K) /* k of one step of all warps */
 #define TG_DECODE_MAX_GRID_BATCH 65535 /* grid z; larger batches loop inside the kernel */
